@@ -1,0 +1,84 @@
+/*
+ * Harness extensions to the HIP subset: what a test runner needs to look
+ * behind the API (raw engine access at a VA, the last kernel failure, which
+ * copy path was taken, device identity). Not part of HIP; plain C.
+ */
+#ifndef PEER_PEER_DEBUG_H
+#define PEER_PEER_DEBUG_H
+
+#include <peer/hip_peer.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Outcome of one raw SDMA access. status is the API-level result (mapped per
+ * peer-api-spec.md §3); the rest says what the kernel reported. */
+typedef struct peerRawAccessResult {
+    hipError_t status;
+    int vm_fault;           /* 1 when the job raised a GPU VM fault */
+    uint64_t fault_address; /* page address the kernel reported (0 if unknown) */
+    int kernel_errno;       /* errno of the failing ioctl, 0 if none */
+    char kernel_call[32];   /* name of the failing ioctl/call, "" if none */
+} peerRawAccessResult;
+
+/* Raw SDMA copy on `device`'s engine, through `device`'s VM at deviceVa,
+ * whatever is mapped there (or nothing). The bytes land in / come from a GTT
+ * staging buffer of `device`. A VM fault is reported in *result (vm_fault=1,
+ * status hipErrorIllegalAddress) and never hidden or retried; hostDst is then
+ * filled with whatever the engine returned. result may be NULL. */
+hipError_t peerRawSdmaRead(int device, const void *deviceVa, void *hostDst, size_t bytes,
+                           peerRawAccessResult *result);
+hipError_t peerRawSdmaWrite(int device, void *deviceVa, const void *hostSrc, size_t bytes,
+                            peerRawAccessResult *result);
+
+/* "<ioctl name>: <errno name> (<errno>)" of this thread's last kernel failure,
+ * "" when there was none. The pointer stays valid until the thread's next
+ * API call. */
+const char *peerLastKernelError(void);
+/* The same as data: errno (0 if none) and call name (may be NULL). */
+int peerLastKernelErrno(const char **call);
+/* Forget this thread's last kernel failure (a runner does it per step). */
+void peerClearLastKernelError(void);
+
+/* Which path this thread's last successful hipMemcpyPeer took. */
+typedef enum peerCopyPath {
+    peerCopyPathNone = 0, /* no copy yet, or sizeBytes == 0 */
+    peerCopyPathSameDevice = 1,
+    peerCopyPathDirect = 2, /* one SDMA job on the device holding the mapping */
+    peerCopyPathStaged = 3  /* via a GTT bounce buffer, source then destination engine */
+} peerCopyPath;
+peerCopyPath peerLastCopyPath(void);
+/* Device whose engine ran the direct copy (or -1). */
+int peerLastCopyEngineDevice(void);
+const char *peerCopyPathName(peerCopyPath path);
+
+/* Identity of a device as the kernel reports it. */
+typedef struct peerDeviceInfo {
+    int kfd_node;     /* KFD topology node id */
+    uint32_t gpu_id;  /* KFD gpu_id */
+    int render_minor; /* /dev/dri/renderD<minor> */
+    uint32_t pci_domain, pci_bus, pci_device, pci_function;
+    uint32_t pci_device_id; /* PCI device id (e.g. 0x74a1) */
+    uint32_t family;        /* AMDGPU_FAMILY_* */
+    uint32_t sdma_major;    /* SDMA IP version from HW_IP_INFO(DMA) */
+    uint32_t sdma_minor;
+    uint64_t hive_id; /* XGMI hive id, 0 if none */
+    uint64_t vram_bytes;
+    uint64_t visible_vram_bytes;
+    char name[64]; /* marketing name or "" */
+} peerDeviceInfo;
+hipError_t peerGetDeviceInfo(int device, peerDeviceInfo *info);
+
+/* Whether `device`'s VM currently has peer access to `peer` enabled
+ * (device -> peer), as this library's state says. */
+hipError_t peerIsPeerAccessEnabled(int device, int peer, int *enabled);
+
+/* Device that owns the allocation containing ptr, or -1. */
+int peerOwnerDevice(const void *ptr);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* PEER_PEER_DEBUG_H */
