@@ -1,0 +1,94 @@
+#include "kmd/kmsg.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace kmd {
+namespace {
+constexpr size_t kMaxRecords = 4096;
+
+bool has_device_prefix(std::string_view text, std::string_view slot) {
+    // "amdgpu 0000:0c:00.0: ..." as dev_err prints it.
+    const std::string_view tag = "amdgpu ";
+    const size_t at = text.find(tag);
+    if (at == std::string_view::npos) return false;
+    std::string_view rest = text.substr(at + tag.size());
+    return rest.substr(0, slot.size()) == slot && rest.substr(slot.size(), 1) == ":";
+}
+} // namespace
+
+KmsgLog::KmsgLog() {
+    fd_ = ::open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd_ >= 0 && ::lseek(fd_, 0, SEEK_END) < 0) {
+        ::close(fd_);
+        fd_ = -1;
+    }
+}
+
+KmsgLog::~KmsgLog() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+void KmsgLog::drain_locked() {
+    if (fd_ < 0) return;
+    char buf[8192];
+    for (;;) {
+        const ssize_t n = ::read(fd_, buf, sizeof buf);
+        if (n < 0) {
+            if (errno == EPIPE) continue; // records were overwritten; go on
+            return;                       // EAGAIN: nothing new
+        }
+        if (n == 0) return;
+        std::string_view rec(buf, size_t(n));
+        const size_t semi = rec.find(';');
+        std::string_view text = semi == std::string_view::npos ? rec : rec.substr(semi + 1);
+        while (!text.empty() && text.back() == '\n')
+            text.remove_suffix(1);
+        records_.push_back({next_index_++, std::string(text)});
+        if (records_.size() > kMaxRecords)
+            records_.erase(records_.begin(), records_.begin() + kMaxRecords / 2);
+    }
+}
+
+uint64_t KmsgLog::mark() {
+    std::lock_guard lock(mu_);
+    drain_locked();
+    return next_index_ - 1;
+}
+
+std::vector<KmsgFault> KmsgLog::faults_since(uint64_t mark, std::string_view pci_slot) {
+    std::lock_guard lock(mu_);
+    drain_locked();
+    std::vector<KmsgFault> out;
+    for (const Record &r : records_) {
+        if (r.index <= mark) continue;
+        uint64_t addr = 0;
+        if (parse_fault_line(r.text, pci_slot)) {
+            out.push_back({0, r.text});
+        } else if (!out.empty() && out.back().address == 0 &&
+                   parse_address_line(r.text, pci_slot, addr)) {
+            out.back().address = addr;
+        }
+    }
+    return out;
+}
+
+bool KmsgLog::parse_fault_line(std::string_view text, std::string_view pci_slot) {
+    return has_device_prefix(text, pci_slot) && text.find("page fault") != std::string_view::npos;
+}
+
+bool KmsgLog::parse_address_line(std::string_view text, std::string_view pci_slot,
+                                 uint64_t &address) {
+    if (!has_device_prefix(text, pci_slot)) return false;
+    const std::string_view key = "in page starting at address 0x";
+    const size_t at = text.find(key);
+    if (at == std::string_view::npos) return false;
+    const std::string hex(text.substr(at + key.size(), 16));
+    char *end = nullptr;
+    address = std::strtoull(hex.c_str(), &end, 16);
+    return end != hex.c_str();
+}
+
+} // namespace kmd

@@ -1,0 +1,141 @@
+#include "kmd/queue.hpp"
+
+#include <amdgpu_drm.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace kmd {
+
+Status Queue::create(Device &dev, VaAllocator &va, std::unique_ptr<Queue> &out) {
+    std::unique_ptr<Queue> q(new Queue());
+    q->dev_ = &dev;
+    q->va_alloc_ = &va;
+    if (Status s =
+            Status::from_ret(amdgpu_cs_ctx_create(dev.handle(), &q->ctx_), "AMDGPU_CTX(ALLOC)");
+        !s)
+        return s;
+    const uint64_t bytes = uint64_t(kSlotBytes) * kSlots;
+    if (Status s = Bo::alloc(dev, bytes, Domain::gtt, 0, q->ib_bo_); !s) return s;
+    void *cpu = nullptr;
+    if (Status s = q->ib_bo_->cpu_map(&cpu); !s) return s;
+    q->ib_cpu_ = static_cast<uint32_t *>(cpu);
+    auto va_addr = va.allocate(bytes, 64 * 1024);
+    if (!va_addr) return Status::fail(ENOMEM, "va_allocator");
+    q->ib_va_ = *va_addr;
+    if (Status s = VaMapping::map(*q->ib_bo_, q->ib_va_, bytes,
+                                  VaMapping::kReadWrite | AMDGPU_VM_PAGE_EXECUTABLE, q->ib_map_);
+        !s) {
+        va.release(q->ib_va_);
+        q->ib_va_ = 0;
+        return s;
+    }
+    out = std::move(q);
+    return Status::success();
+}
+
+Queue::~Queue() {
+    // Let in-flight jobs finish before their IB memory goes away.
+    for (uint64_t seq : slot_seq_)
+        if (seq) (void)wait(seq, timeout_ns_);
+    ib_map_.reset();
+    if (ib_va_) va_alloc_->release(ib_va_);
+    ib_bo_.reset();
+    if (ctx_) amdgpu_cs_ctx_free(ctx_);
+}
+
+Status Queue::submit(std::span<const uint32_t> ib, std::span<const uint32_t> bo_handles,
+                     uint64_t &seq) {
+    // Pad to 8 dwords with single NOPs (op 0): valid on every generation and
+    // independent of the burst-NOP firmware feature.
+    const size_t padded = (ib.size() + 7) & ~size_t(7);
+    if (ib.empty() || padded * 4 > kSlotBytes) return Status::fail(E2BIG, "ib_slot");
+
+    std::lock_guard lock(mu_);
+    const uint32_t slot = next_slot_;
+    if (slot_seq_[slot]) {
+        // A job that ended with an error is still over, and its error belongs
+        // to whoever waited for it; only a job still running holds the slot.
+        Status s = wait(slot_seq_[slot], timeout_ns_);
+        if (!s && s.call && std::strcmp(s.call, "AMDGPU_WAIT_CS(timeout)") == 0) return s;
+        slot_seq_[slot] = 0;
+    }
+    uint32_t *dst = ib_cpu_ + size_t(slot) * (kSlotBytes / 4);
+    std::memcpy(dst, ib.data(), ib.size() * 4);
+    std::memset(dst + ib.size(), 0, (padded - ib.size()) * 4);
+
+    std::vector<drm_amdgpu_bo_list_entry> entries;
+    entries.reserve(bo_handles.size() + 1);
+    entries.push_back({ib_bo_->kms_handle(), 0});
+    for (uint32_t h : bo_handles)
+        entries.push_back({h, 0});
+
+    drm_amdgpu_bo_list_in list{};
+    list.operation = ~0u; // ignored for the inline chunk
+    list.list_handle = ~0u;
+    list.bo_number = static_cast<uint32_t>(entries.size());
+    list.bo_info_size = sizeof(drm_amdgpu_bo_list_entry);
+    list.bo_info_ptr = reinterpret_cast<uintptr_t>(entries.data());
+
+    drm_amdgpu_cs_chunk_ib ibc{};
+    ibc.va_start = ib_va_ + uint64_t(slot) * kSlotBytes;
+    ibc.ib_bytes = static_cast<uint32_t>(padded * 4);
+    ibc.ip_type = AMDGPU_HW_IP_DMA;
+    ibc.ip_instance = 0;
+    ibc.ring = 0;
+
+    drm_amdgpu_cs_chunk chunks[2]{};
+    chunks[0].chunk_id = AMDGPU_CHUNK_ID_IB;
+    chunks[0].length_dw = sizeof(ibc) / 4;
+    chunks[0].chunk_data = reinterpret_cast<uintptr_t>(&ibc);
+    chunks[1].chunk_id = AMDGPU_CHUNK_ID_BO_HANDLES;
+    chunks[1].length_dw = sizeof(list) / 4;
+    chunks[1].chunk_data = reinterpret_cast<uintptr_t>(&list);
+
+    uint64_t s_no = 0;
+    if (Status s = Status::from_ret(
+            amdgpu_cs_submit_raw2(dev_->handle(), ctx_, 0, 2, chunks, &s_no), "AMDGPU_CS");
+        !s)
+        return s;
+    slot_seq_[slot] = s_no;
+    next_slot_ = (slot + 1) % kSlots;
+    seq = s_no;
+    return Status::success();
+}
+
+Status Queue::wait(uint64_t seq, uint64_t timeout_ns) {
+    amdgpu_cs_fence f{};
+    f.context = ctx_;
+    f.ip_type = AMDGPU_HW_IP_DMA;
+    f.ip_instance = 0;
+    f.ring = 0;
+    f.fence = seq;
+    uint32_t expired = 0;
+    if (Status s = Status::from_ret(amdgpu_cs_query_fence_status(&f, timeout_ns, 0, &expired),
+                                    "AMDGPU_WAIT_CS");
+        !s)
+        return s;
+    if (!expired) return Status::fail(ETIME, "AMDGPU_WAIT_CS(timeout)");
+    return Status::success();
+}
+
+Status Queue::reset_state(uint64_t &flags) {
+    return Status::from_ret(amdgpu_cs_query_reset_state2(ctx_, &flags), "AMDGPU_CTX(QUERY_STATE2)");
+}
+
+Status Queue::renew_context() {
+    std::lock_guard lock(mu_);
+    amdgpu_context_handle fresh = nullptr;
+    if (Status s =
+            Status::from_ret(amdgpu_cs_ctx_create(dev_->handle(), &fresh), "AMDGPU_CTX(ALLOC)");
+        !s)
+        return s;
+    // Old sequence numbers belong to the old context: forget them.
+    for (uint64_t &seq : slot_seq_)
+        seq = 0;
+    amdgpu_cs_ctx_free(ctx_);
+    ctx_ = fresh;
+    return Status::success();
+}
+
+} // namespace kmd
