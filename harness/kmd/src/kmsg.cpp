@@ -33,22 +33,31 @@ KmsgLog::~KmsgLog() {
 
 void KmsgLog::drain_locked() {
     if (fd_ < 0) return;
+    // The real /dev/kmsg returns one record per read; a plain file standing in
+    // for it returns many. Split on newlines either way and keep a partial
+    // last line for the next read. Lines starting with a space are the
+    // record's dictionary (SUBSYSTEM=, DEVICE=) and are skipped.
     char buf[8192];
     for (;;) {
         const ssize_t n = ::read(fd_, buf, sizeof buf);
         if (n < 0) {
-            if (errno == EPIPE) continue; // records were overwritten; go on
-            return;                       // EAGAIN: nothing new
+            if (errno == EPIPE || errno == EINTR) continue; // records overwritten; go on
+            return;                                         // EAGAIN: nothing new
         }
         if (n == 0) return;
-        std::string_view rec(buf, size_t(n));
-        const size_t semi = rec.find(';');
-        std::string_view text = semi == std::string_view::npos ? rec : rec.substr(semi + 1);
-        while (!text.empty() && text.back() == '\n')
-            text.remove_suffix(1);
-        records_.push_back({next_index_++, std::string(text)});
+        carry_.append(buf, size_t(n));
+        size_t start = 0;
+        for (size_t nl; (nl = carry_.find('\n', start)) != std::string::npos; start = nl + 1) {
+            std::string_view line(carry_.data() + start, nl - start);
+            if (line.empty() || line.front() == ' ') continue;
+            const size_t semi = line.find(';');
+            if (semi != std::string_view::npos) line.remove_prefix(semi + 1);
+            records_.push_back({next_index_++, std::string(line)});
+        }
+        carry_.erase(0, start);
         if (records_.size() > kMaxRecords)
-            records_.erase(records_.begin(), records_.begin() + kMaxRecords / 2);
+            records_.erase(records_.begin(),
+                           records_.begin() + (records_.size() - kMaxRecords / 2));
     }
 }
 

@@ -52,6 +52,7 @@ class KmsgLog {
     };
     std::vector<Record> records_; // bounded window of recent records
     uint64_t next_index_ = 1;
+    std::string carry_; // partial line from the last read
 };
 
 } // namespace kmd
