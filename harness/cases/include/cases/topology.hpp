@@ -1,0 +1,48 @@
+// What expansion needs to know about a machine: how many devices, and for each
+// ordered pair the link type and whether the first device can directly access
+// the second's memory. The runner fills it from the KFD topology (libhsakmt),
+// independently of the peer API under test, so `expect_value: topology` is a
+// real oracle; tests fill it by hand.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace harness::cases {
+
+enum class LinkType { none, self, xgmi, pcie };
+const char *link_type_name(LinkType t);
+
+struct Topology {
+    int device_count = 0;
+    // [from * device_count + to]
+    std::vector<LinkType> link;
+    std::vector<bool> direct;       // from can directly access to's VRAM
+    std::vector<std::string> names; // per device, e.g. "gfx90a 0000:03:00.0"
+    std::string source;             // where the facts came from, for reports
+
+    static Topology make(int n); // n devices, no links
+    LinkType link_type(int a, int b) const {
+        return link[static_cast<size_t>(a * device_count + b)];
+    }
+    bool can_access(int a, int b) const {
+        return a != b && direct[static_cast<size_t>(a * device_count + b)];
+    }
+    void set(int a, int b, LinkType t, bool can);
+
+    bool operator==(const Topology &) const = default;
+};
+
+// Device tuples a selector yields, in a stable order (a, then b, then c).
+struct DeviceTuple {
+    int a = -1, b = -1, c = -1;
+};
+
+// nullopt: unknown selector. An empty vector: the machine has no such tuple
+// (expansion turns that into a skipped instance with the reason).
+std::optional<std::vector<DeviceTuple>> select(const Topology &t, const std::string &selector);
+// One line saying what the selector means, for skip reasons.
+std::string describe_selector(const std::string &selector);
+
+} // namespace harness::cases

@@ -1,0 +1,160 @@
+#include "cases/step_table.hpp"
+
+namespace harness::cases {
+
+namespace {
+
+constexpr const char *kMustRead[] = {"fault", "succeed", "not_return_data"};
+constexpr const char *kMustWrite[] = {"fault", "succeed"};
+constexpr const char *kOutOrNull[] = {"out", "null"};
+constexpr const char *kSelftest[] = {"pass", "fail", "crash", "hang", "abort"};
+constexpr const char *kPatterns[] = {"lfsr", "index"};
+
+constexpr ArgSpec kSetDevice[] = {
+    {"device", ArgKind::expr, true, "a device number expression such as $a or 0"}};
+constexpr ArgSpec kGetDevice[] = {
+    {"expect_value", ArgKind::check, true, "the device hipGetDevice must report, e.g. $a"}};
+constexpr ArgSpec kGetDeviceCount[] = {
+    {"expect_value", ArgKind::check, true, "a count expression or `topology`"}};
+constexpr ArgSpec kAlloc[] = {
+    {"device", ArgKind::expr, true, "the device that owns the allocation, e.g. $b"},
+    {"bytes", ArgKind::expr, true, "a size expression such as 4Mi+1 or $size"},
+    {"as", ArgKind::buffer_def, true, "a new buffer name (letters, digits, _)"},
+    {"guard", ArgKind::expr, false,
+     "guard bytes allocated on each side of the buffer and checked by verify, e.g. 4Ki"},
+    {"fill", ArgKind::pattern, false, "`none` or {pattern: lfsr|index, seed: EXPR}"},
+};
+constexpr ArgSpec kFree[] = {{"buffer", ArgKind::buffer_ref, true, "a buffer allocated earlier"}};
+constexpr ArgSpec kFill[] = {
+    {"buffer", ArgKind::buffer_ref, true, "a buffer allocated earlier"},
+    {"pattern", ArgKind::word, true, "lfsr or index", kPatterns},
+    {"seed", ArgKind::expr, false, "a seed expression (default 1)"},
+};
+constexpr ArgSpec kCanAccessPeer[] = {
+    {"device", ArgKind::expr, true, "deviceId, e.g. $a"},
+    {"peer", ArgKind::expr, true, "peerDeviceId, e.g. $b"},
+    {"out", ArgKind::word, false, "`out` (a valid int*) or `null`", kOutOrNull},
+    {"expect_value", ArgKind::check, false, "0, 1, `topology` or `untouched`"},
+};
+constexpr ArgSpec kEnable[] = {
+    {"peer", ArgKind::expr, true, "peerDeviceId, e.g. $b"},
+    {"flags", ArgKind::expr, false, "flags (default 0)"},
+    {"device", ArgKind::expr, false, "makes this device current first (hipSetDevice)"},
+};
+constexpr ArgSpec kDisable[] = {
+    {"peer", ArgKind::expr, true, "peerDeviceId, e.g. $b"},
+    {"device", ArgKind::expr, false, "makes this device current first (hipSetDevice)"},
+};
+constexpr ArgSpec kReset[] = {
+    {"device", ArgKind::expr, false, "makes this device current first (hipSetDevice)"}};
+constexpr ArgSpec kAddressRange[] = {
+    {"ptr", ArgKind::pointer, true, "null, host, BUFFER or {buffer: BUFFER, offset: EXPR}"},
+    {"pbase", ArgKind::word, false, "`out` or `null`", kOutOrNull},
+    {"psize", ArgKind::word, false, "`out` or `null`", kOutOrNull},
+    {"expect_base", ArgKind::pointer, false, "the base the call must report, e.g. BUFFER"},
+    {"expect_size", ArgKind::expr, false, "the size the call must report, e.g. $dst.bytes"},
+};
+constexpr ArgSpec kMemcpyPeer[] = {
+    {"dst", ArgKind::pointer, true, "null, host, BUFFER or {buffer: BUFFER, offset: EXPR}"},
+    {"dst_device", ArgKind::expr, true, "dstDeviceId, e.g. $b"},
+    {"src", ArgKind::pointer, true, "null, host, BUFFER or {buffer: BUFFER, offset: EXPR}"},
+    {"src_device", ArgKind::expr, true, "srcDeviceId, e.g. $a"},
+    {"bytes", ArgKind::expr, true, "sizeBytes, e.g. $size"},
+};
+constexpr ArgSpec kVerify[] = {{"buffer", ArgKind::buffer_ref, true, "a buffer allocated earlier"}};
+constexpr ArgSpec kRawRead[] = {
+    {"device", ArgKind::expr, true, "the device whose SDMA engine reads, e.g. $c"},
+    {"src", ArgKind::pointer, true, "BUFFER or {buffer: BUFFER, offset: EXPR}"},
+    {"bytes", ArgKind::expr, true, "bytes to read, e.g. 4Ki"},
+    {"must", ArgKind::word, true, "fault, succeed or not_return_data", kMustRead},
+};
+constexpr ArgSpec kRawWrite[] = {
+    {"device", ArgKind::expr, true, "the device whose SDMA engine writes, e.g. $c"},
+    {"dst", ArgKind::pointer, true, "BUFFER or {buffer: BUFFER, offset: EXPR}"},
+    {"bytes", ArgKind::expr, true, "bytes to write, e.g. 4Ki"},
+    {"must", ArgKind::word, true, "fault or succeed", kMustWrite},
+    {"seed", ArgKind::expr, false, "seed of the lfsr pattern written (default 99)"},
+};
+constexpr ArgSpec kErrorName[] = {
+    {"code", ArgKind::hip_code, true, "a HIP error name such as hipErrorInvalidDevice"}};
+constexpr ArgSpec kSelftestArgs[] = {
+    {"action", ArgKind::word, true, "pass, fail, crash, hang or abort", kSelftest}};
+
+constexpr StepSpec kSteps[] = {
+    {StepKind::set_device, "set_device", "device", true, kSetDevice, "hipSetDevice(device)"},
+    {StepKind::get_device, "get_device", "expect_value", true, kGetDevice,
+     "hipGetDevice, checks the current device"},
+    {StepKind::get_device_count, "get_device_count", "expect_value", true, kGetDeviceCount,
+     "hipGetDeviceCount, checks the count"},
+    {StepKind::alloc, "alloc", nullptr, true, kAlloc,
+     "hipMalloc on a device (current device restored), optional guards, filled with a pattern"},
+    {StepKind::free, "free", "buffer", true, kFree, "hipFree"},
+    {StepKind::fill, "fill", nullptr, true, kFill,
+     "writes a pattern into a buffer (hipMemcpyHtoD)"},
+    {StepKind::can_access_peer, "can_access_peer", nullptr, true, kCanAccessPeer,
+     "hipDeviceCanAccessPeer, checks the value written"},
+    {StepKind::enable_peer_access, "enable_peer_access", "peer", true, kEnable,
+     "hipDeviceEnablePeerAccess from the current device"},
+    {StepKind::disable_peer_access, "disable_peer_access", "peer", true, kDisable,
+     "hipDeviceDisablePeerAccess from the current device"},
+    {StepKind::device_reset, "device_reset", "device", true, kReset,
+     "hipDeviceReset of the current device"},
+    {StepKind::get_address_range, "get_address_range", nullptr, true, kAddressRange,
+     "hipMemGetAddressRange, checks base and size"},
+    {StepKind::memcpy_peer, "memcpy_peer", nullptr, true, kMemcpyPeer,
+     "hipMemcpyPeer; on success the destination's expected contents follow the source"},
+    {StepKind::verify, "verify", "buffer", false, kVerify,
+     "reads a whole allocation back (guards included) and compares it byte for byte"},
+    {StepKind::raw_sdma_read, "raw_sdma_read", nullptr, false, kRawRead,
+     "SDMA read through a device's VM that must fault, succeed, or not return the data"},
+    {StepKind::raw_sdma_write, "raw_sdma_write", nullptr, false, kRawWrite,
+     "SDMA write through a device's VM that must fault or succeed"},
+    {StepKind::error_name, "error_name", "code", false, kErrorName,
+     "hipGetErrorName returns the code's name, hipGetErrorString a non-empty text"},
+    {StepKind::selftest, "selftest", "action", false, kSelftestArgs,
+     "runner self-test: pass, fail, crash, hang or abort (never in the default suite)"},
+};
+
+} // namespace
+
+std::span<const StepSpec> step_specs() {
+    return kSteps;
+}
+
+const StepSpec *find_step(std::string_view name) {
+    for (const auto &s : kSteps) {
+        if (name == s.name) return &s;
+    }
+    return nullptr;
+}
+
+const ArgSpec *find_arg(const StepSpec &spec, std::string_view name) {
+    for (const auto &a : spec.args) {
+        if (name == a.name) return &a;
+    }
+    return nullptr;
+}
+
+const char *arg_kind_name(ArgKind kind) {
+    switch (kind) {
+    case ArgKind::expr:
+        return "expression";
+    case ArgKind::check:
+        return "expected value";
+    case ArgKind::buffer_def:
+        return "new buffer name";
+    case ArgKind::buffer_ref:
+        return "buffer name";
+    case ArgKind::pointer:
+        return "pointer";
+    case ArgKind::pattern:
+        return "pattern";
+    case ArgKind::word:
+        return "word";
+    case ArgKind::hip_code:
+        return "HIP error name";
+    }
+    return "?";
+}
+
+} // namespace harness::cases
