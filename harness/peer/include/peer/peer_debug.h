@@ -55,9 +55,9 @@ const char *peerCopyPathName(peerCopyPath path);
 
 /* Identity of a device as the kernel reports it. */
 typedef struct peerDeviceInfo {
-    int kfd_node;     /* KFD topology node id */
-    uint32_t gpu_id;  /* KFD gpu_id */
-    int render_minor; /* /dev/dri/renderD<minor> */
+    int kfd_node;       /* KFD topology node id */
+    uint64_t unique_id; /* KFD unique_id (0 if the kernel gives none) */
+    int render_minor;   /* /dev/dri/renderD<minor> */
     uint32_t pci_domain, pci_bus, pci_device, pci_function;
     uint32_t pci_device_id; /* PCI device id (e.g. 0x74a1) */
     uint32_t family;        /* AMDGPU_FAMILY_* */

@@ -1,0 +1,114 @@
+// Harness extensions (peer_debug.h).
+#include "api_common.hpp"
+#include "copy_paths.hpp"
+
+#include <cstdio>
+#include <cstring>
+
+using namespace peer;
+
+namespace {
+hipError_t raw(int device, uint64_t va, void *host, size_t bytes, bool write,
+               peerRawAccessResult *result) {
+    if (result) *result = peerRawAccessResult{};
+    Runtime *rt = nullptr;
+    hipError_t e = prologue(rt);
+    if (e == hipSuccess && !rt->valid(device)) e = hipErrorInvalidDevice;
+    if (e == hipSuccess && !host && bytes) e = hipErrorInvalidValue;
+    if (e == hipSuccess && bytes) e = raw_access(*rt, device, va, host, bytes, write, result);
+    if (result) result->status = e;
+    return e;
+}
+} // namespace
+
+extern "C" hipError_t peerRawSdmaRead(int device, const void *deviceVa, void *hostDst, size_t bytes,
+                                      peerRawAccessResult *result) {
+    return raw(device, addr(deviceVa), hostDst, bytes, false, result);
+}
+
+extern "C" hipError_t peerRawSdmaWrite(int device, void *deviceVa, const void *hostSrc,
+                                       size_t bytes, peerRawAccessResult *result) {
+    return raw(device, addr(deviceVa), const_cast<void *>(hostSrc), bytes, true, result);
+}
+
+extern "C" const char *peerLastKernelError(void) {
+    return thread_state().last_text.c_str();
+}
+
+extern "C" int peerLastKernelErrno(const char **call) {
+    if (call) *call = thread_state().last_call;
+    return thread_state().last_errno;
+}
+
+extern "C" void peerClearLastKernelError(void) {
+    ThreadState &t = thread_state();
+    t.last_errno = 0;
+    t.last_call = nullptr;
+    t.last_text.clear();
+}
+
+extern "C" peerCopyPath peerLastCopyPath(void) {
+    return thread_state().last_path;
+}
+
+extern "C" int peerLastCopyEngineDevice(void) {
+    return thread_state().last_engine;
+}
+
+extern "C" const char *peerCopyPathName(peerCopyPath path) {
+    switch (path) {
+    case peerCopyPathNone:
+        return "none";
+    case peerCopyPathSameDevice:
+        return "same-device";
+    case peerCopyPathDirect:
+        return "direct";
+    case peerCopyPathStaged:
+        return "staged";
+    }
+    return "unknown";
+}
+
+extern "C" hipError_t peerGetDeviceInfo(int device, peerDeviceInfo *info) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (!info) return hipErrorInvalidValue;
+    if (!rt->valid(device)) return hipErrorInvalidDevice;
+    const PeerDevice &d = rt->device(device);
+    const kmd::DeviceInfo &i = d.dev->info();
+    peerDeviceInfo out{};
+    out.kfd_node = static_cast<int>(d.node.node);
+    out.unique_id = d.node.unique_id;
+    out.render_minor = d.node.render_minor;
+    out.pci_domain = d.node.domain;
+    out.pci_bus = (d.node.location_id >> 8) & 0xff;
+    out.pci_device = (d.node.location_id >> 3) & 0x1f;
+    out.pci_function = d.node.location_id & 7;
+    out.pci_device_id = i.device_id;
+    out.family = i.family;
+    out.sdma_major = i.sdma_major;
+    out.sdma_minor = i.sdma_minor;
+    out.hive_id = d.node.hive_id;
+    out.vram_bytes = i.vram_bytes;
+    out.visible_vram_bytes = i.visible_vram_bytes;
+    std::snprintf(out.name, sizeof out.name, "%s", d.node.name.c_str());
+    *info = out;
+    return hipSuccess;
+}
+
+extern "C" hipError_t peerIsPeerAccessEnabled(int device, int peer, int *enabled) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (!enabled) return hipErrorInvalidValue;
+    if (!rt->valid(device) || !rt->valid(peer)) return hipErrorInvalidDevice;
+    std::lock_guard lock(rt->mu);
+    *enabled = rt->enabled[size_t(device)][size_t(peer)] ? 1 : 0;
+    return hipSuccess;
+}
+
+extern "C" int peerOwnerDevice(const void *ptr) {
+    Runtime &rt = Runtime::get();
+    std::lock_guard lock(rt.mu);
+    const auto *e = rt.table.find(addr(ptr));
+    return e ? e->owner : -1;
+}

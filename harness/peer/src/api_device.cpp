@@ -1,0 +1,55 @@
+// Device enumeration, the per-thread current device, and hipDeviceReset.
+#include "api_common.hpp"
+
+using namespace peer;
+
+extern "C" hipError_t hipGetDeviceCount(int *count) {
+    Runtime *rt = nullptr;
+    hipError_t e = prologue(rt);
+    if (!count) return e == hipSuccess ? hipErrorInvalidValue : e;
+    *count = e == hipSuccess ? rt->count() : 0;
+    return e;
+}
+
+extern "C" hipError_t hipSetDevice(int deviceId) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (!rt->valid(deviceId)) return hipErrorInvalidDevice;
+    thread_state().current_device = deviceId;
+    return hipSuccess;
+}
+
+extern "C" hipError_t hipGetDevice(int *deviceId) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (!deviceId) return hipErrorInvalidValue;
+    *deviceId = thread_state().current_device;
+    return hipSuccess;
+}
+
+// peer-api-spec.md §2 hipDeviceReset: free C's allocations (which unmaps
+// them from every peer), remove every peer mapping in C's VM, clear C -> *.
+extern "C" hipError_t hipDeviceReset(void) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    const int c = thread_state().current_device;
+    kmd::Status first;
+    {
+        std::lock_guard lock(rt->mu);
+        for (const auto &e : rt->table.owned_by(c))
+            if (kmd::Status s = rt->free_locked(e.base); !s && first.ok()) first = s;
+        for (const auto &e : rt->table.all())
+            if (kmd::Status s = rt->unmap_from(*e.data, c); !s && first.ok()) first = s;
+        for (size_t p = 0; p < rt->enabled[size_t(c)].size(); ++p)
+            rt->enabled[size_t(c)][p] = false;
+    }
+    // A context the kernel marked guilty would refuse every later job.
+    uint64_t flags = 0;
+    if (rt->device(c).queue->reset_state(flags) && (flags & AMDGPU_CTX_QUERY2_FLAGS_GUILTY))
+        (void)rt->device(c).queue->renew_context();
+    if (!first.ok()) {
+        record_kernel_error(first);
+        return Runtime::map_kernel_error(first);
+    }
+    return hipSuccess;
+}

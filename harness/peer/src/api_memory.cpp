@@ -1,0 +1,113 @@
+// hipMalloc / hipFree / hipMemGetAddressRange and host transfers.
+#include "api_common.hpp"
+#include "copy_paths.hpp"
+
+#include <cerrno>
+
+using namespace peer;
+
+namespace {
+constexpr uint64_t kPage = 4096;
+constexpr uint64_t kGuard = kPage; // unmapped page after each allocation
+
+hipError_t fail(const kmd::Status &s) {
+    record_kernel_error(s);
+    return Runtime::map_kernel_error(s);
+}
+} // namespace
+
+extern "C" hipError_t hipMalloc(void **ptr, size_t size) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (!ptr) return hipErrorInvalidValue;
+    if (size == 0) {
+        *ptr = nullptr; // as HIP: success, no allocation
+        return hipSuccess;
+    }
+    const int c = thread_state().current_device;
+    PeerDevice &d = rt->device(c);
+    const uint64_t bo_bytes = (uint64_t(size) + kPage - 1) & ~(kPage - 1);
+    if (bo_bytes < size) return hipErrorOutOfMemory;
+    // Large allocations get 2 MiB alignment so the kernel can use big pages.
+    const uint64_t align = bo_bytes >= (2ull << 20) ? (2ull << 20) : (64ull << 10);
+    auto va = rt->va().allocate(bo_bytes + kGuard, align);
+    if (!va) return fail(kmd::Status::fail(ENOMEM, "va_allocator"));
+
+    auto a = std::make_shared<Allocation>();
+    a->owner = c;
+    a->base = *va;
+    a->size = size;
+    kmd::Status s = kmd::Bo::alloc(*d.dev, bo_bytes, kmd::Domain::vram, 0, a->bo);
+    if (s) s = kmd::VaMapping::map(*a->bo, a->base, bo_bytes, kmd::VaMapping::kReadWrite, a->map);
+    if (!s) {
+        a->map.reset();
+        a->bo.reset();
+        rt->va().release(*va);
+        return fail(s);
+    }
+    std::lock_guard lock(rt->mu);
+    // Every device that enabled access to C sees the new allocation before
+    // hipMalloc returns (§2 Enable, row 5).
+    for (int p = 0; p < rt->count(); ++p) {
+        if (p == c || !rt->enabled[size_t(p)][size_t(c)]) continue;
+        if (kmd::Status m = rt->map_into(*a, p); !m) {
+            for (int q = 0; q < rt->count(); ++q)
+                (void)rt->unmap_from(*a, q);
+            a->map.reset();
+            a->bo.reset();
+            rt->va().release(*va);
+            return fail(m);
+        }
+    }
+    rt->table.insert({a->base, a->size, c, a});
+    *ptr = reinterpret_cast<void *>(a->base);
+    return hipSuccess;
+}
+
+extern "C" hipError_t hipFree(void *ptr) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (!ptr) return hipSuccess;
+    std::lock_guard lock(rt->mu);
+    if (!rt->table.find_base(addr(ptr))) return hipErrorInvalidValue;
+    if (kmd::Status s = rt->free_locked(addr(ptr)); !s) return fail(s);
+    return hipSuccess;
+}
+
+// §2 hipMemGetAddressRange: interior pointers resolve; NULL outputs are
+// allowed; anything else is hipErrorInvalidDevicePointer.
+extern "C" hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize,
+                                            hipDeviceptr_t dptr) {
+    Runtime &rt = Runtime::get();
+    if (!dptr || rt.count() == 0) return hipErrorInvalidDevicePointer;
+    std::lock_guard lock(rt.mu);
+    const auto *e = rt.table.find(addr(dptr));
+    if (!e) return hipErrorInvalidDevicePointer;
+    if (pbase) *pbase = reinterpret_cast<hipDeviceptr_t>(e->base);
+    if (psize) *psize = e->size;
+    return hipSuccess;
+}
+
+extern "C" hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBytes) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (sizeBytes == 0) return hipSuccess;
+    if (!dst || !src) return hipErrorInvalidValue;
+    return host_transfer(*rt, addr(dst), src, sizeBytes, Direction::to_device);
+}
+
+extern "C" hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (sizeBytes == 0) return hipSuccess;
+    if (!dst || !src) return hipErrorInvalidValue;
+    return host_transfer(*rt, addr(src), dst, sizeBytes, Direction::to_host);
+}
+
+extern "C" hipError_t hipMemset(void *dst, int value, size_t sizeBytes) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (sizeBytes == 0) return hipSuccess;
+    if (!dst) return hipErrorInvalidValue;
+    return device_fill(*rt, addr(dst), static_cast<uint8_t>(value), sizeBytes);
+}

@@ -1,0 +1,241 @@
+#include "copy_paths.hpp"
+
+#include "thread_state.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+namespace peer {
+namespace {
+
+hipError_t fail(const kmd::Status &s) {
+    record_kernel_error(s);
+    return Runtime::map_kernel_error(s);
+}
+
+// One COPY_LINEAR sequence as an IB; split at the engine's per-packet maximum.
+hipError_t copy_ib(const PeerDevice &d, uint64_t src, uint64_t dst, uint64_t n,
+                   std::vector<uint32_t> &ib) {
+    ib.clear();
+    if (sdma::copy_linear_split(ib, d.gen, src, dst, n) != sdma::Error::none)
+        return hipErrorInvalidValue;
+    return hipSuccess;
+}
+
+hipError_t run_copy(Runtime &rt, PeerDevice &d, uint64_t src, uint64_t dst, uint64_t n,
+                    std::span<const uint32_t> bos) {
+    std::vector<uint32_t> ib;
+    if (hipError_t e = copy_ib(d, src, dst, n, ib); e != hipSuccess) return e;
+    return rt.run_job(d, ib, bos).status;
+}
+
+} // namespace
+
+hipError_t host_transfer(Runtime &rt, uint64_t dev, void *host, size_t n, Direction dir) {
+    std::shared_ptr<Allocation> a;
+    {
+        std::lock_guard lock(rt.mu);
+        const auto *e = rt.table.find_range(dev, n);
+        if (!e) return hipErrorInvalidValue;
+        a = e->data;
+    }
+    PeerDevice &d = rt.device(a->owner);
+    GttBuffer &st = *d.staging;
+    std::lock_guard lock(st.mu);
+    const uint32_t bos[] = {a->bo->kms_handle(), st.bo->kms_handle()};
+    auto *h = static_cast<uint8_t *>(host);
+    for (uint64_t off = 0; off < n;) {
+        const uint64_t len = std::min<uint64_t>(n - off, st.bytes);
+        hipError_t e;
+        if (dir == Direction::to_device) {
+            std::memcpy(st.cpu, h + off, len);
+            e = run_copy(rt, d, st.va, dev + off, len, bos);
+        } else {
+            e = run_copy(rt, d, dev + off, st.va, len, bos);
+            if (e == hipSuccess) std::memcpy(h + off, st.cpu, len);
+        }
+        if (e != hipSuccess) return e;
+        off += len;
+    }
+    return hipSuccess;
+}
+
+hipError_t device_fill(Runtime &rt, uint64_t dev, uint8_t value, size_t n) {
+    std::shared_ptr<Allocation> a;
+    {
+        std::lock_guard lock(rt.mu);
+        const auto *e = rt.table.find_range(dev, n);
+        if (!e) return hipErrorInvalidValue;
+        a = e->data;
+    }
+    PeerDevice &d = rt.device(a->owner);
+    std::vector<uint32_t> ib;
+    // Byte fill (fillsize 0) with the byte in every lane, as the kernel's
+    // amdgpu_fill_buffer uses CONSTANT_FILL.
+    const uint32_t pattern = value * 0x01010101u;
+    if (sdma::constant_fill_split(ib, d.gen, dev, pattern, n) != sdma::Error::none)
+        return hipErrorInvalidValue;
+    const uint32_t bos[] = {a->bo->kms_handle()};
+    return rt.run_job(d, ib, bos).status;
+}
+
+namespace {
+
+hipError_t staged_copy(Runtime &rt, Allocation &src_a, uint64_t src, Allocation &dst_a,
+                       uint64_t dst, uint64_t n) {
+    GttBuffer *b = nullptr;
+    if (kmd::Status s = rt.bounce(src_a.owner, dst_a.owner, b); !s) return fail(s);
+    std::lock_guard lock(b->mu);
+    PeerDevice &sd = rt.device(src_a.owner);
+    PeerDevice &dd = rt.device(dst_a.owner);
+    const uint32_t src_bos[] = {src_a.bo->kms_handle(), b->bo->kms_handle()};
+    const uint32_t dst_bos[] = {dst_a.bo->kms_handle(), b->import->kms_handle()};
+    const uint64_t chunk = Runtime::kBounceChunk;
+    const uint64_t chunks = (n + chunk - 1) / chunk;
+
+    // Two bounce slots: while the destination engine drains chunk i from one
+    // slot, the source engine fills chunk i+1 into the other. The engines are
+    // on different devices, so the hand-off is a host wait on the fence.
+    PendingJob fill[2], drain[2];
+    bool fill_busy[2] = {false, false}, drain_busy[2] = {false, false};
+    hipError_t first = hipSuccess;
+    std::vector<uint32_t> ib;
+    auto note = [&](hipError_t e) {
+        if (first == hipSuccess) first = e;
+    };
+    auto finish = [&](PendingJob &j, bool &busy) {
+        if (!busy) return;
+        busy = false;
+        JobOutcome o = rt.finish_job(j);
+        if (o.status != hipSuccess) note(o.status);
+    };
+    auto start = [&](PeerDevice &d, uint64_t from, uint64_t to, uint64_t len,
+                     std::span<const uint32_t> bos, PendingJob &j, bool &busy) {
+        if (first != hipSuccess) return;
+        if (hipError_t e = copy_ib(d, from, to, len, ib); e != hipSuccess) return note(e);
+        if (kmd::Status s = rt.submit_job(d, ib, bos, j); !s) return note(fail(s));
+        busy = true;
+    };
+    auto slot_va = [&](uint64_t i) { return b->va + (i % 2) * chunk; };
+    auto len_of = [&](uint64_t i) { return std::min(chunk, n - i * chunk); };
+
+    for (uint64_t i = 0; i < chunks && first == hipSuccess; ++i) {
+        const int s = int(i % 2);
+        finish(drain[s], drain_busy[s]); // slot free again
+        start(sd, src + i * chunk, slot_va(i), len_of(i), src_bos, fill[s], fill_busy[s]);
+        if (i > 0) {
+            const int p = int((i - 1) % 2);
+            finish(fill[p], fill_busy[p]);
+            start(dd, slot_va(i - 1), dst + (i - 1) * chunk, len_of(i - 1), dst_bos, drain[p],
+                  drain_busy[p]);
+        }
+    }
+    if (first == hipSuccess) {
+        const int l = int((chunks - 1) % 2);
+        finish(fill[l], fill_busy[l]);
+        start(dd, slot_va(chunks - 1), dst + (chunks - 1) * chunk, len_of(chunks - 1), dst_bos,
+              drain[l], drain_busy[l]);
+    }
+    // Never leave a job running on the bounce buffer, even after an error.
+    for (int s = 0; s < 2; ++s) {
+        finish(fill[s], fill_busy[s]);
+        finish(drain[s], drain_busy[s]);
+    }
+    return first;
+}
+
+} // namespace
+
+hipError_t peer_copy(Runtime &rt, uint64_t dst, int dst_dev, uint64_t src, int src_dev, size_t n) {
+    std::shared_ptr<Allocation> sa, da;
+    PeerDevice *exec = nullptr;
+    std::vector<uint32_t> bos;
+    peerCopyPath path = peerCopyPathStaged;
+    {
+        std::lock_guard lock(rt.mu);
+        // §2 row 5: each range inside one live allocation of the given device.
+        const auto *se = rt.table.find_range(src, n);
+        const auto *de = rt.table.find_range(dst, n);
+        if (!se || !de || se->owner != src_dev || de->owner != dst_dev) return hipErrorInvalidValue;
+        // §2 row 6: overlapping ranges (only possible inside one allocation).
+        if (src < dst + n && dst < src + n) return hipErrorInvalidValue;
+        sa = se->data;
+        da = de->data;
+        if (src_dev == dst_dev) {
+            path = peerCopyPathSameDevice;
+            exec = &rt.device(src_dev);
+            bos.push_back(sa->bo->kms_handle());
+            if (da != sa) bos.push_back(da->bo->kms_handle());
+        } else if (rt.enabled[size_t(dst_dev)][size_t(src_dev)] && sa->peers.count(dst_dev)) {
+            // The destination device maps the source: it pulls.
+            path = peerCopyPathDirect;
+            exec = &rt.device(dst_dev);
+            bos = {da->bo->kms_handle(), sa->peers.at(dst_dev).import->kms_handle()};
+        } else if (rt.enabled[size_t(src_dev)][size_t(dst_dev)] && da->peers.count(src_dev)) {
+            // The source device maps the destination: it pushes.
+            path = peerCopyPathDirect;
+            exec = &rt.device(src_dev);
+            bos = {sa->bo->kms_handle(), da->peers.at(src_dev).import->kms_handle()};
+        }
+    }
+    ThreadState &t = thread_state();
+    hipError_t e =
+        exec ? run_copy(rt, *exec, src, dst, n, bos) : staged_copy(rt, *sa, src, *da, dst, n);
+    if (e == hipSuccess) {
+        t.last_path = path;
+        t.last_engine = exec ? exec->index : -1;
+    }
+    return e;
+}
+
+hipError_t raw_access(Runtime &rt, int device, uint64_t va, void *host, size_t n, bool write,
+                      peerRawAccessResult *result) {
+    PeerDevice &d = rt.device(device);
+    std::shared_ptr<Allocation> hold;
+    std::vector<uint32_t> bos;
+    {
+        // Whatever BO is mapped at va in this device's VM must be resident
+        // for the job; if nothing is, the engine sees an unmapped page.
+        std::lock_guard lock(rt.mu);
+        if (const auto *e = rt.table.find(va)) {
+            hold = e->data;
+            if (hold->owner == device) {
+                bos.push_back(hold->bo->kms_handle());
+            } else if (auto it = hold->peers.find(device); it != hold->peers.end()) {
+                bos.push_back(it->second.import->kms_handle());
+            }
+        }
+    }
+    GttBuffer &st = *d.staging;
+    std::lock_guard lock(st.mu);
+    bos.push_back(st.bo->kms_handle());
+    auto *h = static_cast<uint8_t *>(host);
+    for (uint64_t off = 0; off < n;) {
+        const uint64_t len = std::min<uint64_t>(n - off, st.bytes);
+        std::vector<uint32_t> ib;
+        if (write) std::memcpy(st.cpu, h + off, len);
+        const uint64_t from = write ? st.va : va + off;
+        const uint64_t to = write ? va + off : st.va;
+        if (hipError_t e = copy_ib(d, from, to, len, ib); e != hipSuccess) return e;
+        JobOutcome o = rt.run_job(d, ib, bos);
+        // The bytes the engine produced are returned even after a fault, so a
+        // test can see what a faulting read yields.
+        if (!write && o.kernel.ok()) std::memcpy(h + off, st.cpu, len);
+        if (result) {
+            result->status = o.status;
+            result->vm_fault = o.vm_fault ? 1 : 0;
+            result->fault_address = o.fault_address;
+            result->kernel_errno = o.kernel.err;
+            std::snprintf(result->kernel_call, sizeof result->kernel_call, "%s",
+                          o.kernel.call ? o.kernel.call : "");
+        }
+        if (o.status != hipSuccess) return o.status;
+        off += len;
+    }
+    return hipSuccess;
+}
+
+} // namespace peer

@@ -1,0 +1,250 @@
+#include "runtime.hpp"
+
+#include "thread_state.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace peer {
+namespace {
+// Keep the shared VA range clear of the 32-bit range libdrm's own managers
+// prefer, and inside every device's [virtual_address_offset, max).
+constexpr uint64_t kVaFloor = 1ull << 32;
+} // namespace
+
+Runtime &Runtime::get() {
+    // Never destroyed: tearing devices down during static destruction would
+    // race with whatever else (libdrm, an interposer) is being torn down.
+    static Runtime *rt = [] {
+        auto *r = new Runtime();
+        r->init();
+        return r;
+    }();
+    return *rt;
+}
+
+Runtime::Runtime() = default;
+
+void Runtime::init() {
+    kmd::Topology topo;
+    kmd::Status s = kmd::read_topology(topo);
+    if (!s) {
+        // No KFD is "no device", as HIP reports it; the reason stays readable.
+        init_kernel_ = s;
+        return;
+    }
+    const auto order = kmd::visible_devices(topo.gpus.size(), std::getenv("ROCR_VISIBLE_DEVICES"),
+                                            std::getenv("HIP_VISIBLE_DEVICES"));
+    uint64_t va_lo = kVaFloor, va_hi = ~0ull;
+    std::vector<std::unique_ptr<PeerDevice>> devs;
+    for (size_t i = 0; i < order.size(); ++i) {
+        auto d = std::make_unique<PeerDevice>();
+        d->index = static_cast<int>(i);
+        d->node = topo.gpus[order[i]];
+        d->pci_slot = kmd::pci_slot_name(d->node.domain, d->node.location_id);
+        if (kmd::Status o = kmd::Device::open(d->node.render_minor, d->dev); !o) {
+            init_kernel_ = o;
+            init_status_ = hipErrorNotInitialized;
+            return;
+        }
+        const auto gen = sdma::generation_for_ip(d->dev->info().sdma_major);
+        if (!gen) {
+            init_kernel_ = kmd::Status::fail(ENOTSUP, "HW_IP_INFO(DMA): SDMA version unsupported");
+            init_status_ = hipErrorNotInitialized;
+            return;
+        }
+        d->gen = *gen;
+        va_lo = std::max(va_lo, d->dev->info().va_offset);
+        va_hi = std::min(va_hi, d->dev->info().va_max);
+        devs.push_back(std::move(d));
+    }
+    if (devs.empty()) return;
+    va_ = std::make_unique<kmd::VaAllocator>(va_lo, va_hi);
+    for (auto &d : devs) {
+        if (kmd::Status q = kmd::Queue::create(*d->dev, *va_, d->queue); !q) {
+            init_kernel_ = q;
+            init_status_ = hipErrorNotInitialized;
+            return;
+        }
+    }
+    const size_t n = devs.size();
+    can_access_.assign(n, std::vector<bool>(n, false));
+    enabled.assign(n, std::vector<bool>(n, false));
+    for (size_t a = 0; a < n; ++a)
+        for (size_t b = 0; b < n; ++b) {
+            if (a == b) continue;
+            for (const kmd::Link &l : devs[a]->node.links)
+                if (l.to_node == devs[b]->node.node && kmd::link_allows_peer_access(l))
+                    can_access_[a][b] = true;
+        }
+    devs_ = std::move(devs);
+    for (auto &d : devs_) {
+        if (kmd::Status g = make_gtt(*d, nullptr, kStagingBytes, d->staging); !g) {
+            init_kernel_ = g;
+            init_status_ = hipErrorNotInitialized;
+            devs_.clear();
+            return;
+        }
+    }
+    kmsg_ = std::make_unique<kmd::KmsgLog>();
+}
+
+const kmd::Link *Runtime::link(int from, int to) const {
+    for (const kmd::Link &l : devs_[size_t(from)]->node.links)
+        if (l.to_node == devs_[size_t(to)]->node.node) return &l;
+    return nullptr;
+}
+
+hipError_t Runtime::map_kernel_error(const kmd::Status &s) {
+    if (s.ok()) return hipSuccess;
+    const bool alloc_call = s.call && (std::strncmp(s.call, "AMDGPU_GEM_CREATE", 17) == 0 ||
+                                       std::strncmp(s.call, "AMDGPU_GEM_VA", 13) == 0 ||
+                                       std::strcmp(s.call, "va_allocator") == 0);
+    if (s.err == ENOMEM && alloc_call) return hipErrorOutOfMemory;
+    if (s.err == ETIME) return hipErrorLaunchTimeOut;
+    if (s.err == ECANCELED || s.err == ENODEV) return hipErrorLaunchFailure;
+    return hipErrorUnknown;
+}
+
+kmd::Status Runtime::make_gtt(PeerDevice &d, PeerDevice *second, uint64_t bytes,
+                              std::unique_ptr<GttBuffer> &out) {
+    auto g = std::make_unique<GttBuffer>();
+    if (kmd::Status s = kmd::Bo::alloc(*d.dev, bytes, kmd::Domain::gtt, 0, g->bo); !s) return s;
+    void *cpu = nullptr;
+    if (kmd::Status s = g->bo->cpu_map(&cpu); !s) return s;
+    g->cpu = static_cast<uint8_t *>(cpu);
+    auto va = va_->allocate(bytes, 64 * 1024);
+    if (!va) return kmd::Status::fail(ENOMEM, "va_allocator");
+    g->va = *va;
+    g->bytes = bytes;
+    kmd::Status s = kmd::VaMapping::map(*g->bo, g->va, bytes, kmd::VaMapping::kReadWrite, g->map);
+    if (s && second) {
+        kmd::UniqueFd fd;
+        s = g->bo->export_dmabuf(fd);
+        if (s) s = kmd::Bo::import_dmabuf(*second->dev, fd.get(), g->import);
+        if (s)
+            s = kmd::VaMapping::map(*g->import, g->va, bytes, kmd::VaMapping::kReadWrite,
+                                    g->import_map);
+    }
+    if (!s) {
+        g->import_map.reset();
+        g->map.reset();
+        va_->release(g->va);
+        return s;
+    }
+    out = std::move(g);
+    return kmd::Status::success();
+}
+
+kmd::Status Runtime::bounce(int src, int dst, GttBuffer *&out) {
+    std::lock_guard lock(bounce_mu_);
+    auto &slot = bounce_[{src, dst}];
+    if (!slot) {
+        if (kmd::Status s = make_gtt(device(src), &device(dst), 2 * kBounceChunk, slot); !s)
+            return s;
+    }
+    out = slot.get();
+    return kmd::Status::success();
+}
+
+kmd::Status Runtime::map_into(Allocation &a, int d) {
+    if (a.peers.count(d)) return kmd::Status::success();
+    Allocation::PeerMap pm;
+    kmd::UniqueFd fd;
+    if (kmd::Status s = a.bo->export_dmabuf(fd); !s) return s;
+    if (kmd::Status s = kmd::Bo::import_dmabuf(*device(d).dev, fd.get(), pm.import); !s) return s;
+    if (kmd::Status s = kmd::VaMapping::map(*pm.import, a.base, a.bo->size(),
+                                            kmd::VaMapping::kReadWrite, pm.map);
+        !s)
+        return s;
+    a.peers.emplace(d, std::move(pm));
+    return kmd::Status::success();
+}
+
+kmd::Status Runtime::unmap_from(Allocation &a, int d) {
+    auto it = a.peers.find(d);
+    if (it == a.peers.end()) return kmd::Status::success();
+    kmd::Status s = it->second.map->unmap();
+    a.peers.erase(it); // the import goes with it, whatever the unmap said
+    return s;
+}
+
+kmd::Status Runtime::free_locked(uint64_t base) {
+    const auto *e = table.find_base(base);
+    if (!e) return kmd::Status::fail(ENOENT, "allocation table");
+    std::shared_ptr<Allocation> a = e->data;
+    table.erase(base);
+    kmd::Status first;
+    for (auto it = a->peers.begin(); it != a->peers.end();) {
+        kmd::Status s = it->second.map->unmap();
+        if (!s && first.ok()) first = s;
+        it = a->peers.erase(it);
+    }
+    if (kmd::Status s = a->map->unmap(); !s && first.ok()) first = s;
+    a->map.reset();
+    a->bo.reset();
+    va_->release(a->base);
+    return first;
+}
+
+kmd::Status Runtime::submit_job(PeerDevice &d, std::span<const uint32_t> ib,
+                                std::span<const uint32_t> bos, PendingJob &job) {
+    job.dev = &d;
+    // A position in the kernel log (or the VM's fault record) before the job,
+    // so a fault afterwards is this job's (or a concurrent job's on the same
+    // device: the kernel does not say which job faulted).
+    if (kmsg_ && kmsg_->available()) {
+        job.kmsg_mark = kmsg_->mark();
+    } else {
+        job.have_fault_before = d.dev->query_vm_fault(job.fault_before).ok();
+    }
+    return d.queue->submit(ib, bos, job.seq);
+}
+
+JobOutcome Runtime::finish_job(PendingJob &job) {
+    JobOutcome o;
+    PeerDevice &d = *job.dev;
+    o.kernel = d.queue->wait(job.seq, d.queue->default_timeout_ns());
+    if (kmsg_ && kmsg_->available()) {
+        auto faults = kmsg_->faults_since(job.kmsg_mark, d.pci_slot);
+        if (!faults.empty()) {
+            o.vm_fault = true;
+            o.fault_address = faults.front().address;
+        }
+    } else if (job.have_fault_before) {
+        kmd::Device::VmFaultInfo after;
+        if (d.dev->query_vm_fault(after) && after.status != 0 && !(after == job.fault_before)) {
+            o.vm_fault = true;
+            o.fault_address = after.addr;
+        }
+    }
+    if (!o.kernel.ok()) {
+        o.status = map_kernel_error(o.kernel);
+        record_kernel_error(o.kernel);
+        // A timed-out or cancelled job leaves the context guilty; later calls
+        // get a fresh one (this call already reported the failure).
+        if (o.status == hipErrorLaunchTimeOut || o.status == hipErrorLaunchFailure)
+            (void)d.queue->renew_context();
+    } else if (o.vm_fault) {
+        o.status = hipErrorIllegalAddress;
+    }
+    return o;
+}
+
+JobOutcome Runtime::run_job(PeerDevice &d, std::span<const uint32_t> ib,
+                            std::span<const uint32_t> bos) {
+    PendingJob job;
+    if (kmd::Status s = submit_job(d, ib, bos, job); !s) {
+        record_kernel_error(s);
+        JobOutcome o;
+        o.kernel = s;
+        o.status = map_kernel_error(s);
+        if (o.status == hipErrorLaunchFailure) (void)d.queue->renew_context();
+        return o;
+    }
+    return finish_job(job);
+}
+
+} // namespace peer

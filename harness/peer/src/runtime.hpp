@@ -1,0 +1,147 @@
+// The process-wide state behind the API: devices in HIP order, the shared VA
+// allocator, the allocation table with every peer mapping, the enabled
+// matrix, and the SDMA job helpers every copy path uses.
+//
+// Locking: `mu` guards the table, the enabled matrix and the mappings. Copies
+// resolve what they need under it and run their SDMA jobs outside it, so
+// several threads can copy between different pairs at once (each device's
+// Queue serialises only its own submissions).
+#pragma once
+
+#include "alloc_table.hpp"
+#include "kmd/bo.hpp"
+#include "kmd/device.hpp"
+#include "kmd/kmsg.hpp"
+#include "kmd/queue.hpp"
+#include "kmd/topology.hpp"
+#include "kmd/va_allocator.hpp"
+#include "peer/hip_peer.h"
+#include "sdma/packets.hpp"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace peer {
+
+// A host-visible GTT buffer mapped in one or two VMs at one address; used for
+// host transfers, raw access and the staged peer path.
+struct GttBuffer {
+    std::unique_ptr<kmd::Bo> bo;         // on the allocating device
+    std::unique_ptr<kmd::Bo> import;     // the same pages imported on a second device
+    std::unique_ptr<kmd::VaMapping> map; // in the allocating device's VM
+    std::unique_ptr<kmd::VaMapping> import_map;
+    uint64_t va = 0, bytes = 0;
+    uint8_t *cpu = nullptr;
+    std::mutex mu; // one user at a time
+};
+
+struct PeerDevice {
+    int index = 0;
+    kmd::GpuNode node;
+    std::string pci_slot;
+    std::unique_ptr<kmd::Device> dev;
+    std::unique_ptr<kmd::Queue> queue;
+    sdma::Generation gen = sdma::Generation::v4;
+    std::unique_ptr<GttBuffer> staging; // host transfers and raw access
+};
+
+// One hipMalloc: the owner's BO and mapping, plus an import and mapping per
+// device that enabled access to the owner.
+struct Allocation {
+    int owner = -1;
+    uint64_t base = 0, size = 0;
+    std::unique_ptr<kmd::Bo> bo;
+    std::unique_ptr<kmd::VaMapping> map;
+    struct PeerMap {
+        std::unique_ptr<kmd::Bo> import;
+        std::unique_ptr<kmd::VaMapping> map;
+    };
+    std::map<int, PeerMap> peers; // device -> its mapping of this allocation
+};
+
+// Outcome of one SDMA job as the API reports it.
+struct JobOutcome {
+    hipError_t status = hipSuccess;
+    bool vm_fault = false;
+    uint64_t fault_address = 0;
+    kmd::Status kernel; // failing call, if any
+};
+
+// A submitted job not yet waited for (the staged path overlaps two).
+struct PendingJob {
+    PeerDevice *dev = nullptr;
+    uint64_t seq = 0;
+    uint64_t kmsg_mark = 0;
+    kmd::Device::VmFaultInfo fault_before;
+    bool have_fault_before = false;
+};
+
+class Runtime {
+  public:
+    // The one instance, initialised on first use. init_status() says whether
+    // opening the devices worked.
+    static Runtime &get();
+    hipError_t init_status() const { return init_status_; }
+    const kmd::Status &init_kernel_status() const { return init_kernel_; }
+
+    int count() const { return static_cast<int>(devs_.size()); }
+    bool valid(int id) const { return id >= 0 && id < count(); }
+    PeerDevice &device(int id) { return *devs_[size_t(id)]; }
+    bool can_access(int from, int to) const { return can_access_[size_t(from)][size_t(to)]; }
+    const kmd::Link *link(int from, int to) const;
+
+    std::mutex mu;
+    AllocTable<Allocation> table;           // guarded by mu
+    std::vector<std::vector<bool>> enabled; // [from][to], guarded by mu
+    kmd::VaAllocator &va() { return *va_; }
+
+    // Under mu: map `a` into device d's VM at a->base (export, import, map).
+    kmd::Status map_into(Allocation &a, int d);
+    // Under mu: drop device d's mapping of `a`; the first unmap error is kept.
+    kmd::Status unmap_from(Allocation &a, int d);
+    // Under mu: frees one allocation completely and forgets it.
+    kmd::Status free_locked(uint64_t base);
+
+    // SDMA jobs. submit_job never waits; finish_job waits, checks for a VM
+    // fault on the job's device and maps the outcome (peer-api-spec.md §3).
+    kmd::Status submit_job(PeerDevice &d, std::span<const uint32_t> ib,
+                           std::span<const uint32_t> bos, PendingJob &job);
+    JobOutcome finish_job(PendingJob &job);
+    JobOutcome run_job(PeerDevice &d, std::span<const uint32_t> ib, std::span<const uint32_t> bos);
+
+    // Staged-path bounce buffer for the ordered pair src -> dst (created on
+    // first use: GTT on src, imported on dst, same VA in both VMs).
+    kmd::Status bounce(int src, int dst, GttBuffer *&out);
+    static constexpr uint64_t kBounceChunk = 8ull << 20; // two chunks per buffer
+    static constexpr uint64_t kStagingBytes = 8ull << 20;
+
+    // Maps a failed kernel call to the API's code (§3).
+    static hipError_t map_kernel_error(const kmd::Status &s);
+
+  private:
+    Runtime();
+    void init();
+    kmd::Status make_gtt(PeerDevice &d, PeerDevice *second, uint64_t bytes,
+                         std::unique_ptr<GttBuffer> &out);
+
+    hipError_t init_status_ = hipSuccess;
+    kmd::Status init_kernel_;
+    std::vector<std::unique_ptr<PeerDevice>> devs_;
+    std::vector<std::vector<bool>> can_access_;
+    std::unique_ptr<kmd::VaAllocator> va_;
+    std::unique_ptr<kmd::KmsgLog> kmsg_;
+    std::mutex bounce_mu_;
+    std::map<std::pair<int, int>, std::unique_ptr<GttBuffer>> bounce_;
+};
+
+// Entry checks shared by the API files.
+inline bool has_devices(Runtime &rt) {
+    return rt.count() > 0;
+}
+
+} // namespace peer

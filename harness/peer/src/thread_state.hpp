@@ -1,0 +1,26 @@
+// Per-thread API state: the current device (HIP's is per thread), the last
+// kernel failure (peerLastKernelError) and the last copy path.
+#pragma once
+
+#include "kmd/status.hpp"
+#include "peer/peer_debug.h"
+
+#include <string>
+
+namespace peer {
+
+struct ThreadState {
+    int current_device = 0;
+    int last_errno = 0;
+    const char *last_call = nullptr;
+    std::string last_text;
+    peerCopyPath last_path = peerCopyPathNone;
+    int last_engine = -1;
+};
+
+ThreadState &thread_state();
+// Records a kernel failure for peerLastKernelError (success is ignored: the
+// last failure stays until cleared).
+void record_kernel_error(const kmd::Status &s);
+
+} // namespace peer
