@@ -1,0 +1,95 @@
+#include "report/record.hpp"
+
+namespace harness::report {
+
+namespace {
+
+struct StatusName {
+    Status status;
+    const char *name;
+};
+constexpr StatusName kStatusNames[] = {
+    {Status::pass, "pass"},   {Status::fail, "fail"},       {Status::skip, "skip"},
+    {Status::crash, "crash"}, {Status::timeout, "timeout"}, {Status::incomplete, "incomplete"},
+};
+
+} // namespace
+
+const char *status_name(Status s) {
+    for (const auto &n : kStatusNames)
+        if (n.status == s) return n.name;
+    return "?";
+}
+
+std::optional<Status> parse_status(const std::string &s) {
+    for (const auto &n : kStatusNames)
+        if (s == n.name) return n.status;
+    return std::nullopt;
+}
+
+bool is_success(Status s) {
+    return s == Status::pass || s == Status::skip;
+}
+
+nlohmann::json to_json(const InstanceRecord &r) {
+    nlohmann::json j;
+    j["index"] = r.index;
+    j["name"] = r.name;
+    j["suite"] = r.suite;
+    j["case"] = r.kase;
+    nlohmann::json params = nlohmann::json::object();
+    for (const auto &[k, v] : r.params)
+        params[k] = v;
+    j["params"] = params;
+    j["status"] = status_name(r.status);
+    if (!r.reason.empty()) j["reason"] = r.reason;
+    if (!r.failures.empty()) {
+        nlohmann::json f = nlohmann::json::array();
+        for (const auto &x : r.failures)
+            f.push_back({{"step", x.step},
+                         {"file", x.file},
+                         {"line", x.line},
+                         {"message", x.message},
+                         {"doc", x.doc}});
+        j["failures"] = f;
+    }
+    if (!r.kernel_errors.empty()) j["kernel_errors"] = r.kernel_errors;
+    j["duration_s"] = r.duration_s;
+    if (!r.log.empty()) j["log"] = r.log;
+    return j;
+}
+
+std::optional<InstanceRecord> record_from_json(const nlohmann::json &j, std::string &error) {
+    if (!j.is_object() || !j.contains("name") || !j["name"].is_string()) {
+        error = "expected an object with a string 'name'";
+        return std::nullopt;
+    }
+    InstanceRecord r;
+    r.name = j["name"].get<std::string>();
+    r.index = j.value("index", 0);
+    r.suite = j.value("suite", "");
+    r.kase = j.value("case", "");
+    if (j.contains("params") && j["params"].is_object())
+        for (const auto &[k, v] : j["params"].items())
+            r.params.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
+    auto st = parse_status(j.value("status", ""));
+    if (!st) {
+        error = "unknown or missing status '" + j.value("status", "") + "' for " + r.name;
+        return std::nullopt;
+    }
+    r.status = *st;
+    r.reason = j.value("reason", "");
+    if (j.contains("failures") && j["failures"].is_array())
+        for (const auto &f : j["failures"])
+            r.failures.push_back(StepFailure{f.value("step", 0), f.value("file", ""),
+                                             f.value("line", 0), f.value("message", ""),
+                                             f.value("doc", "")});
+    if (j.contains("kernel_errors") && j["kernel_errors"].is_array())
+        for (const auto &k : j["kernel_errors"])
+            if (k.is_string()) r.kernel_errors.push_back(k.get<std::string>());
+    r.duration_s = j.value("duration_s", 0.0);
+    r.log = j.value("log", "");
+    return r;
+}
+
+} // namespace harness::report

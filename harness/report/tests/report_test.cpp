@@ -1,0 +1,125 @@
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+
+#include "report/journal.hpp"
+#include "report/junit.hpp"
+#include "report/summary.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+using namespace harness::report;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        char tmpl[] = "/tmp/report-test-XXXXXX";
+        path = mkdtemp(tmpl);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+InstanceRecord rec(int i, const std::string &name, Status s, const std::string &reason = {}) {
+    InstanceRecord r;
+    r.index = i;
+    r.name = name;
+    r.suite = name.substr(0, name.find('/'));
+    r.kase =
+        name.substr(name.find('/') + 1, name.find('/', name.find('/') + 1) - name.find('/') - 1);
+    r.status = s;
+    r.reason = reason;
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("journal lines round-trip every field", "[journal]") {
+    TempDir d;
+    std::string path = (d.path / "results.jsonl").string();
+    InstanceRecord r = rec(7, "s/c/pair=0>1", Status::fail, "expected hipSuccess");
+    r.params = {{"pair", "0>1"}};
+    r.failures.push_back({3, "cases/x.yaml", 12, "got hipErrorInvalidDevice", "doc sentence"});
+    r.kernel_errors.push_back("GEM_VA: EINVAL (22)");
+    r.duration_s = 1.25;
+    r.log = "logs/00007.log";
+    {
+        auto w = std::get<JournalWriter>(JournalWriter::open(path, true));
+        CHECK(w.start(7, r.name).empty());
+        CHECK(w.end(r).empty());
+    }
+    auto st = read_journal(path);
+    CHECK(st.problems.empty());
+    REQUIRE(st.ended.count(r.name) == 1);
+    const auto &back = st.ended.at(r.name);
+    CHECK(to_json(back) == to_json(r));
+    CHECK(st.started_only.empty());
+}
+
+TEST_CASE("golden: a journal from a killed run", "[journal]") {
+    for (const auto &dir : fs::directory_iterator(REPORT_GOLDENS)) {
+        DYNAMIC_SECTION(dir.path().filename().string()) {
+            auto st = read_journal((dir.path() / "results.jsonl").string());
+            std::ifstream in(dir.path() / "expected.json");
+            auto want = nlohmann::json::parse(in);
+            CHECK(st.problems.size() == want["problems"].get<size_t>());
+            auto recs = records_of(st);
+            REQUIRE(recs.size() == want["records"].size());
+            for (size_t i = 0; i < recs.size(); ++i) {
+                CHECK(recs[i].name == want["records"][i]["name"]);
+                CHECK(status_name(recs[i].status) == want["records"][i]["status"]);
+            }
+        }
+    }
+}
+
+TEST_CASE("appending after a torn line keeps later lines readable", "[journal]") {
+    TempDir d;
+    std::string path = (d.path / "results.jsonl").string();
+    {
+        std::ofstream o(path);
+        o << "{\"event\":\"start\",\"index\":1,\"name\":\"s/a\"}\n{\"event\":\"en";
+    }
+    {
+        auto w = std::get<JournalWriter>(JournalWriter::open(path, false));
+        CHECK(w.end(rec(1, "s/a", Status::pass)).empty());
+    }
+    auto st = read_journal(path);
+    CHECK(st.problems.size() == 1);
+    CHECK(st.ended.at("s/a").status == Status::pass);
+}
+
+TEST_CASE("summary counts per family and lists failures and skip reasons", "[summary]") {
+    std::vector<InstanceRecord> rs = {
+        rec(1, "s/a/x=1", Status::pass), rec(2, "s/a/x=2", Status::fail, "bad"),
+        rec(3, "s/b", Status::skip, "no xgmi pair"), rec(4, "t/c", Status::crash, "SIGSEGV"),
+        rec(5, "t/c/x", Status::timeout, "60 s")};
+    Summary s = summarise(rs);
+    CHECK(s.families.size() == 3);
+    CHECK(s.families.at("s/a").of(Status::pass) == 1);
+    CHECK(s.families.at("s/a").of(Status::fail) == 1);
+    CHECK(s.total.failures() == 3);
+    CHECK(s.skip_reasons.at("no xgmi pair") == 1);
+    std::string text = render_summary(s, 12.5);
+    CHECK(text.find("5 instances: 1 passed, 3 failed, 1 skipped, wall time 12.5 s") !=
+          std::string::npos);
+    CHECK(text.find("crash      t/c") != std::string::npos);
+}
+
+TEST_CASE("junit marks skips, failures and crashes and escapes names", "[junit]") {
+    std::vector<InstanceRecord> rs = {
+        rec(1, "s/a/pair=0>1", Status::pass), rec(2, "s/a/x=<&>", Status::fail, "bad \"quote\""),
+        rec(3, "s/b", Status::skip, "no pair"), rec(4, "s/c", Status::crash, "SIGSEGV")};
+    std::string x = render_junit(rs, "run");
+    CHECK(x.find("tests=\"4\" failures=\"1\" errors=\"1\" skipped=\"1\"") != std::string::npos);
+    CHECK(x.find("name=\"s/a/pair=0&gt;1\"") != std::string::npos);
+    CHECK(x.find("<skipped message=\"no pair\"/>") != std::string::npos);
+    CHECK(x.find("<error type=\"crash\" message=\"SIGSEGV\">") != std::string::npos);
+    CHECK(x.find("message=\"bad &quot;quote&quot;\"") != std::string::npos);
+}
