@@ -1,6 +1,6 @@
-// With every GPU hidden (HIP_VISIBLE_DEVICES=-1, set by CTest) each call
-// answers hipErrorNoDevice first, as the spec's row 1 says; runs on any
-// machine, with or without a KFD.
+// With no GPU visible each call answers hipErrorNoDevice first, as the spec's
+// row 1 says. CTest runs it with HIP_VISIBLE_DEVICES=-1 (any machine, with or
+// without a KFD) and under the simulator's no-gpu machine.
 #include "peer/hip_peer.h"
 #include "peer/peer_debug.h"
 
@@ -10,8 +10,6 @@
 #include <string>
 
 TEST_CASE("no device: every peer call returns hipErrorNoDevice", "[peer][nodevice]") {
-    REQUIRE(std::string(std::getenv("HIP_VISIBLE_DEVICES") ? std::getenv("HIP_VISIBLE_DEVICES")
-                                                           : "") == "-1");
     int n = 7;
     CHECK(hipGetDeviceCount(&n) == hipErrorNoDevice);
     CHECK(n == 0);

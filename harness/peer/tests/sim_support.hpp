@@ -1,0 +1,125 @@
+// Helpers for the tests that run under the simulator (amdgpu-sim): what the
+// machine is expected to look like (from CTest's environment, written from
+// the machine file, never from what the code under test reports), data
+// patterns, and buffer checks through the API itself.
+#pragma once
+
+#include "peer/hip_peer.h"
+#include "peer/peer_debug.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace simtest {
+
+#define HIP_CHECK(expr)                                                                            \
+    do {                                                                                           \
+        const hipError_t e_ = (expr);                                                              \
+        INFO(#expr << " -> " << hipGetErrorName(e_) << " " << peerLastKernelError());              \
+        REQUIRE(e_ == hipSuccess);                                                                 \
+    } while (0)
+
+// PEER_EXPECT_ACCESS="0110/1010/1100/1110": row a, column b is 1 when a can
+// reach b's VRAM according to the machine file.
+inline std::vector<std::vector<int>> expected_access() {
+    const char *s = std::getenv("PEER_EXPECT_ACCESS");
+    std::vector<std::vector<int>> m(1);
+    if (!s) return {};
+    for (const char *p = s; *p; ++p) {
+        if (*p == '/') {
+            m.emplace_back();
+        } else {
+            m.back().push_back(*p == '1' ? 1 : 0);
+        }
+    }
+    return m;
+}
+
+inline int device_count() {
+    int n = 0;
+    REQUIRE(hipGetDeviceCount(&n) == hipSuccess);
+    return n;
+}
+
+struct Pair {
+    int a, b;
+};
+
+// Pairs by kind, from the expectation (not from the API).
+inline std::vector<Pair> pairs_where(bool capable) {
+    auto m = expected_access();
+    std::vector<Pair> out;
+    for (int a = 0; a < int(m.size()); ++a)
+        for (int b = 0; b < int(m.size()); ++b)
+            if (a != b && (m[size_t(a)][size_t(b)] == 1) == capable) out.push_back({a, b});
+    return out;
+}
+
+// A condition the machine lacks must be declared in PEER_ABSENT by the CTest
+// registration; a declared-absent condition that exists is an error too. So
+// a test can never pass by silently finding nothing to test.
+inline bool condition_present(const std::string &name, bool present) {
+    const char *abs = std::getenv("PEER_ABSENT");
+    const std::string list = std::string(",") + (abs ? abs : "") + ",";
+    const bool declared_absent = list.find("," + name + ",") != std::string::npos;
+    INFO("condition '" << name << "' present=" << present
+                       << " declared absent=" << declared_absent);
+    REQUIRE(present != declared_absent);
+    return present;
+}
+
+inline uint8_t pattern_byte(uint64_t i, uint32_t seed) {
+    uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ull ^ (uint64_t(seed) << 32 | seed);
+    x ^= x >> 29;
+    return uint8_t(x * 0xbf58476d1ce4e5b9ull >> 56);
+}
+
+inline std::vector<uint8_t> pattern(size_t n, uint32_t seed) {
+    std::vector<uint8_t> v(n);
+    for (size_t i = 0; i < n; ++i)
+        v[i] = pattern_byte(i, seed);
+    return v;
+}
+
+// Index of the first differing byte, or -1.
+inline long long first_diff(const std::vector<uint8_t> &a, const std::vector<uint8_t> &b) {
+    const size_t n = a.size() < b.size() ? a.size() : b.size();
+    for (size_t i = 0; i < n; ++i)
+        if (a[i] != b[i]) return (long long)i;
+    return a.size() == b.size() ? -1 : (long long)n;
+}
+
+// A device allocation filled with a known pattern; freed at scope exit.
+struct DeviceBuffer {
+    void *ptr = nullptr;
+    size_t size = 0;
+    int device = -1;
+    DeviceBuffer(int dev, size_t n, uint32_t seed) : size(n), device(dev) {
+        int prev = 0;
+        REQUIRE(hipGetDevice(&prev) == hipSuccess);
+        HIP_CHECK(hipSetDevice(dev));
+        HIP_CHECK(hipMalloc(&ptr, n));
+        HIP_CHECK(hipSetDevice(prev));
+        if (seed) {
+            auto p = pattern(n, seed);
+            HIP_CHECK(hipMemcpyHtoD(ptr, p.data(), n));
+        }
+    }
+    ~DeviceBuffer() {
+        if (ptr) (void)hipFree(ptr);
+    }
+    DeviceBuffer(const DeviceBuffer &) = delete;
+    DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+    uint8_t *at(size_t off) const { return static_cast<uint8_t *>(ptr) + off; }
+    std::vector<uint8_t> read(size_t off, size_t n) const {
+        std::vector<uint8_t> v(n);
+        if (n) HIP_CHECK(hipMemcpyDtoH(v.data(), at(off), n));
+        return v;
+    }
+};
+
+} // namespace simtest

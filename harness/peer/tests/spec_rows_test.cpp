@@ -1,0 +1,493 @@
+// Every row of peer-api-spec.md §2, each a test case, run under amdgpu-sim on
+// each machine file (CTest passes the expected access matrix and the
+// conditions the machine lacks). Data checks go through the API and raw SDMA.
+#include "sim_support.hpp"
+
+#include <cstring>
+
+using namespace simtest;
+
+namespace {
+struct ResetAll {
+    // Leave every device clean for the next test case (Reset is per device).
+    ~ResetAll() {
+        int n = 0;
+        if (hipGetDeviceCount(&n) != hipSuccess) return;
+        for (int d = 0; d < n; ++d)
+            if (hipSetDevice(d) == hipSuccess) (void)hipDeviceReset();
+        (void)hipSetDevice(0);
+    }
+};
+} // namespace
+
+// ---- hipDeviceCanAccessPeer ------------------------------------------------
+
+TEST_CASE("CanAccessPeer row 2: NULL output -> hipErrorInvalidValue", "[spec][canaccess]") {
+    CHECK(hipDeviceCanAccessPeer(nullptr, 0, 0) == hipErrorInvalidValue);
+    CHECK(hipDeviceCanAccessPeer(nullptr, -1, 99) == hipErrorInvalidValue); // before row 3
+}
+
+TEST_CASE("CanAccessPeer row 3: invalid ids -> hipErrorInvalidDevice, output untouched",
+          "[spec][canaccess]") {
+    const int n = device_count();
+    const int bad[][2] = {{-1, 0}, {0, -1}, {n, 0}, {0, n}, {-1, -1}, {n, n}, {n + 5, n + 5}};
+    for (auto &p : bad) {
+        int out = 42;
+        CAPTURE(p[0], p[1]);
+        CHECK(hipDeviceCanAccessPeer(&out, p[0], p[1]) == hipErrorInvalidDevice);
+        CHECK(out == 42);
+    }
+}
+
+TEST_CASE("CanAccessPeer row 4: equal valid ids -> 0", "[spec][canaccess]") {
+    for (int d = 0; d < device_count(); ++d) {
+        int out = 42;
+        CHECK(hipDeviceCanAccessPeer(&out, d, d) == hipSuccess);
+        CHECK(out == 0);
+    }
+}
+
+TEST_CASE("CanAccessPeer row 5: the answer matches the machine file, directionally",
+          "[spec][canaccess]") {
+    auto m = expected_access();
+    const int n = device_count();
+    REQUIRE(int(m.size()) == n);
+    for (int a = 0; a < n; ++a)
+        for (int b = 0; b < n; ++b) {
+            if (a == b) continue;
+            int out = 42;
+            CAPTURE(a, b);
+            CHECK(hipDeviceCanAccessPeer(&out, a, b) == hipSuccess);
+            CHECK(out == m[size_t(a)][size_t(b)]);
+        }
+    // Asymmetric pairs exist only on some machines; where they do, one was checked above.
+    bool asym = false;
+    for (int a = 0; a < n; ++a)
+        for (int b = 0; b < n; ++b)
+            if (a != b && m[size_t(a)][size_t(b)] != m[size_t(b)][size_t(a)]) asym = true;
+    condition_present("asymmetric_pair", asym);
+}
+
+TEST_CASE("hipExtGetLinkTypeAndHopCount: capable pairs report PCIe or XGMI, one hop",
+          "[spec][linktype]") {
+    uint32_t t = 0, h = 0;
+    CHECK(hipExtGetLinkTypeAndHopCount(0, 0, &t, &h) == hipErrorInvalidDevice);
+    CHECK(hipExtGetLinkTypeAndHopCount(-1, 0, &t, &h) == hipErrorInvalidDevice);
+    CHECK(hipExtGetLinkTypeAndHopCount(0, 0, nullptr, &h) == hipErrorInvalidValue);
+    auto pairs = pairs_where(true);
+    if (!condition_present("capable_pair", !pairs.empty())) return;
+    for (auto p : pairs) {
+        CAPTURE(p.a, p.b);
+        REQUIRE(hipExtGetLinkTypeAndHopCount(p.a, p.b, &t, &h) == hipSuccess);
+        CHECK((t == HSA_AMD_LINK_INFO_TYPE_PCIE || t == HSA_AMD_LINK_INFO_TYPE_XGMI));
+        CHECK(h == 1u);
+        peerDeviceInfo ia{}, ib{};
+        REQUIRE(peerGetDeviceInfo(p.a, &ia) == hipSuccess);
+        REQUIRE(peerGetDeviceInfo(p.b, &ib) == hipSuccess);
+        // Same non-zero hive <=> XGMI.
+        CHECK((t == HSA_AMD_LINK_INFO_TYPE_XGMI) == (ia.hive_id != 0 && ia.hive_id == ib.hive_id));
+    }
+}
+
+// ---- hipDeviceEnablePeerAccess --------------------------------------------
+
+TEST_CASE("Enable row 2: flags != 0 -> hipErrorInvalidValue, checked before the peer id",
+          "[spec][enable]") {
+    ResetAll cleanup;
+    HIP_CHECK(hipSetDevice(0));
+    CHECK(hipDeviceEnablePeerAccess(0, 1) == hipErrorInvalidValue);
+    CHECK(hipDeviceEnablePeerAccess(-1, 0x80000000u) == hipErrorInvalidValue);
+    auto pairs = pairs_where(true);
+    if (condition_present("capable_pair", !pairs.empty())) {
+        HIP_CHECK(hipSetDevice(pairs[0].a));
+        CHECK(hipDeviceEnablePeerAccess(pairs[0].b, 2) == hipErrorInvalidValue);
+        int en = -1;
+        REQUIRE(peerIsPeerAccessEnabled(pairs[0].a, pairs[0].b, &en) == hipSuccess);
+        CHECK(en == 0); // nothing changed
+    }
+}
+
+TEST_CASE("Enable row 3: invalid peer, self, incapable pair -> hipErrorInvalidDevice",
+          "[spec][enable]") {
+    ResetAll cleanup;
+    const int n = device_count();
+    HIP_CHECK(hipSetDevice(0));
+    CHECK(hipDeviceEnablePeerAccess(-1, 0) == hipErrorInvalidDevice);
+    CHECK(hipDeviceEnablePeerAccess(n, 0) == hipErrorInvalidDevice);
+    for (int d = 0; d < n; ++d) {
+        HIP_CHECK(hipSetDevice(d));
+        CHECK(hipDeviceEnablePeerAccess(d, 0) == hipErrorInvalidDevice);
+    }
+    auto bad = pairs_where(false);
+    if (!condition_present("incapable_pair", !bad.empty())) return;
+    for (auto p : bad) {
+        CAPTURE(p.a, p.b);
+        HIP_CHECK(hipSetDevice(p.a));
+        CHECK(hipDeviceEnablePeerAccess(p.b, 0) == hipErrorInvalidDevice);
+    }
+}
+
+TEST_CASE("Enable row 4: twice -> hipErrorPeerAccessAlreadyEnabled, nothing changes",
+          "[spec][enable]") {
+    ResetAll cleanup;
+    auto pairs = pairs_where(true);
+    if (!condition_present("capable_pair", !pairs.empty())) return;
+    for (auto p : pairs) {
+        CAPTURE(p.a, p.b);
+        HIP_CHECK(hipSetDevice(p.a));
+        HIP_CHECK(hipDeviceEnablePeerAccess(p.b, 0));
+        CHECK(hipDeviceEnablePeerAccess(p.b, 0) == hipErrorPeerAccessAlreadyEnabled);
+        int en = 0;
+        REQUIRE(peerIsPeerAccessEnabled(p.a, p.b, &en) == hipSuccess);
+        CHECK(en == 1);
+        HIP_CHECK(hipDeviceDisablePeerAccess(p.b));
+    }
+}
+
+TEST_CASE("Enable row 5: existing and later peer allocations readable by raw SDMA; a third "
+          "device still faults",
+          "[spec][enable][visibility]") {
+    ResetAll cleanup;
+    auto pairs = pairs_where(true);
+    if (!condition_present("capable_pair", !pairs.empty())) return;
+    const int n = device_count();
+    bool saw_third = false;
+    for (auto p : pairs) {
+        CAPTURE(p.a, p.b);
+        for (size_t size : {size_t(4096), size_t((4u << 20) + 1)}) {
+            CAPTURE(size);
+            DeviceBuffer before(p.b, size, 7);
+            peerRawAccessResult r{};
+            std::vector<uint8_t> got(size);
+            // Not enabled yet: the access must fault.
+            CHECK(peerRawSdmaRead(p.a, before.ptr, got.data(), size, &r) == hipErrorIllegalAddress);
+            CHECK(r.vm_fault == 1);
+            CHECK(r.fault_address == (reinterpret_cast<uintptr_t>(before.ptr) & ~uint64_t(4095)));
+
+            HIP_CHECK(hipSetDevice(p.a));
+            HIP_CHECK(hipDeviceEnablePeerAccess(p.b, 0));
+            DeviceBuffer after(p.b, size, 9); // allocated on the peer after Enable
+            HIP_CHECK(peerRawSdmaRead(p.a, before.ptr, got.data(), size, &r));
+            CHECK(r.vm_fault == 0);
+            CHECK(first_diff(got, pattern(size, 7)) == -1);
+            HIP_CHECK(peerRawSdmaRead(p.a, after.ptr, got.data(), size, &r));
+            CHECK(first_diff(got, pattern(size, 9)) == -1);
+            // Write access too: C writes through the mapping, the owner sees it.
+            auto w = pattern(size, 11);
+            HIP_CHECK(peerRawSdmaWrite(p.a, after.ptr, w.data(), size, &r));
+            CHECK(first_diff(after.read(0, size), w) == -1);
+            // Only C gained access.
+            for (int t = 0; t < n; ++t) {
+                if (t == p.a || t == p.b) continue;
+                int en = 0;
+                REQUIRE(peerIsPeerAccessEnabled(t, p.b, &en) == hipSuccess);
+                if (en) continue;
+                saw_third = true;
+                CAPTURE(t);
+                CHECK(peerRawSdmaRead(t, before.ptr, got.data(), size, &r) ==
+                      hipErrorIllegalAddress);
+                CHECK(r.vm_fault == 1);
+            }
+            HIP_CHECK(hipSetDevice(p.a));
+            HIP_CHECK(hipDeviceDisablePeerAccess(p.b));
+        }
+    }
+    condition_present("third_device", saw_third);
+}
+
+// ---- hipDeviceDisablePeerAccess -------------------------------------------
+
+TEST_CASE("Disable row 2: invalid peer -> hipErrorInvalidDevice", "[spec][disable]") {
+    HIP_CHECK(hipSetDevice(0));
+    CHECK(hipDeviceDisablePeerAccess(-1) == hipErrorInvalidDevice);
+    CHECK(hipDeviceDisablePeerAccess(device_count()) == hipErrorInvalidDevice);
+}
+
+TEST_CASE("Disable row 3: not enabled, self, incapable -> hipErrorPeerAccessNotEnabled",
+          "[spec][disable]") {
+    ResetAll cleanup;
+    const int n = device_count();
+    for (int d = 0; d < n; ++d) {
+        HIP_CHECK(hipSetDevice(d));
+        CHECK(hipDeviceDisablePeerAccess(d) == hipErrorPeerAccessNotEnabled);
+    }
+    for (auto p : pairs_where(true)) {
+        HIP_CHECK(hipSetDevice(p.a));
+        CHECK(hipDeviceDisablePeerAccess(p.b) == hipErrorPeerAccessNotEnabled);
+        // Enabled in the other direction only still counts as not enabled here.
+        HIP_CHECK(hipSetDevice(p.b));
+        if (hipDeviceEnablePeerAccess(p.a, 0) == hipSuccess) {
+            HIP_CHECK(hipSetDevice(p.a));
+            CHECK(hipDeviceDisablePeerAccess(p.b) == hipErrorPeerAccessNotEnabled);
+            HIP_CHECK(hipSetDevice(p.b));
+            HIP_CHECK(hipDeviceDisablePeerAccess(p.a));
+        }
+    }
+    auto bad = pairs_where(false);
+    if (!condition_present("incapable_pair", !bad.empty())) return;
+    for (auto p : bad) {
+        HIP_CHECK(hipSetDevice(p.a));
+        CHECK(hipDeviceDisablePeerAccess(p.b) == hipErrorPeerAccessNotEnabled);
+    }
+}
+
+TEST_CASE("Disable row 4: mappings are removed; raw SDMA through them faults; Enable works "
+          "again",
+          "[spec][disable][visibility]") {
+    ResetAll cleanup;
+    auto pairs = pairs_where(true);
+    if (!condition_present("capable_pair", !pairs.empty())) return;
+    for (auto p : pairs) {
+        CAPTURE(p.a, p.b);
+        DeviceBuffer buf(p.b, 8192, 21);
+        HIP_CHECK(hipSetDevice(p.a));
+        HIP_CHECK(hipDeviceEnablePeerAccess(p.b, 0));
+        std::vector<uint8_t> got(8192);
+        peerRawAccessResult r{};
+        HIP_CHECK(peerRawSdmaRead(p.a, buf.ptr, got.data(), got.size(), &r));
+        HIP_CHECK(hipDeviceDisablePeerAccess(p.b));
+        std::fill(got.begin(), got.end(), 0);
+        CHECK(peerRawSdmaRead(p.a, buf.ptr, got.data(), got.size(), &r) == hipErrorIllegalAddress);
+        CHECK(r.vm_fault == 1);
+        CHECK(first_diff(got, pattern(8192, 21)) != -1); // not the peer's bytes
+        HIP_CHECK(hipDeviceEnablePeerAccess(p.b, 0));
+        HIP_CHECK(hipDeviceDisablePeerAccess(p.b));
+    }
+}
+
+// ---- hipDeviceReset --------------------------------------------------------
+
+TEST_CASE("Reset: frees C's allocations, unmaps C's peer mappings, clears C -> * state",
+          "[spec][reset][visibility]") {
+    ResetAll cleanup;
+    auto pairs = pairs_where(true);
+    if (!condition_present("capable_pair", !pairs.empty())) return;
+    for (auto p : pairs) {
+        CAPTURE(p.a, p.b);
+        DeviceBuffer peer_buf(p.b, 4096, 31);
+        HIP_CHECK(hipSetDevice(p.a));
+        void *own = nullptr;
+        HIP_CHECK(hipMalloc(&own, 4096));
+        HIP_CHECK(hipDeviceEnablePeerAccess(p.b, 0));
+        // The peer also enabled access to C, so C's allocation is mapped there.
+        HIP_CHECK(hipSetDevice(p.b));
+        const bool back = hipDeviceEnablePeerAccess(p.a, 0) == hipSuccess;
+        HIP_CHECK(hipSetDevice(p.a));
+        HIP_CHECK(hipDeviceReset());
+        // C's allocation is gone (everywhere).
+        CHECK(hipMemGetAddressRange(nullptr, nullptr, own) == hipErrorInvalidDevicePointer);
+        std::vector<uint8_t> got(4096);
+        peerRawAccessResult r{};
+        if (back) {
+            CHECK(peerRawSdmaRead(p.b, own, got.data(), got.size(), &r) == hipErrorIllegalAddress);
+            HIP_CHECK(hipSetDevice(p.b));
+            HIP_CHECK(hipDeviceDisablePeerAccess(p.a));
+            HIP_CHECK(hipSetDevice(p.a));
+        }
+        // C's mapping of the peer is gone.
+        CHECK(peerRawSdmaRead(p.a, peer_buf.ptr, got.data(), got.size(), &r) ==
+              hipErrorIllegalAddress);
+        CHECK(r.vm_fault == 1);
+        // The peer's own allocation survived.
+        CHECK(first_diff(peer_buf.read(0, 4096), pattern(4096, 31)) == -1);
+        // Enable succeeds again (not AlreadyEnabled).
+        HIP_CHECK(hipDeviceEnablePeerAccess(p.b, 0));
+        HIP_CHECK(peerRawSdmaRead(p.a, peer_buf.ptr, got.data(), got.size(), &r));
+        CHECK(first_diff(got, pattern(4096, 31)) == -1);
+        HIP_CHECK(hipDeviceDisablePeerAccess(p.b));
+    }
+}
+
+TEST_CASE("Reset on the owner unmaps its allocations from peers that had them",
+          "[spec][reset][visibility]") {
+    ResetAll cleanup;
+    auto pairs = pairs_where(true);
+    if (!condition_present("capable_pair", !pairs.empty())) return;
+    auto p = pairs.front();
+    HIP_CHECK(hipSetDevice(p.b));
+    void *x = nullptr;
+    HIP_CHECK(hipMalloc(&x, 4096));
+    HIP_CHECK(hipSetDevice(p.a));
+    HIP_CHECK(hipDeviceEnablePeerAccess(p.b, 0));
+    std::vector<uint8_t> got(4096);
+    peerRawAccessResult r{};
+    HIP_CHECK(peerRawSdmaRead(p.a, x, got.data(), got.size(), &r));
+    HIP_CHECK(hipSetDevice(p.b));
+    HIP_CHECK(hipDeviceReset());
+    CHECK(peerRawSdmaRead(p.a, x, got.data(), got.size(), &r) == hipErrorIllegalAddress);
+    // C -> peer stays enabled (Reset on the peer clears only peer -> *).
+    int en = 0;
+    REQUIRE(peerIsPeerAccessEnabled(p.a, p.b, &en) == hipSuccess);
+    CHECK(en == 1);
+}
+
+// ---- hipMemGetAddressRange -------------------------------------------------
+
+TEST_CASE("GetAddressRange row 1: base, interior and last byte; NULL outputs allowed",
+          "[spec][addressrange]") {
+    ResetAll cleanup;
+    for (int d = 0; d < device_count(); ++d) {
+        CAPTURE(d);
+        DeviceBuffer b(d, 12345, 0);
+        for (size_t off : {size_t(0), size_t(1), size_t(4096), size_t(12344)}) {
+            hipDeviceptr_t base = nullptr;
+            size_t size = 0;
+            CHECK(hipMemGetAddressRange(&base, &size, b.at(off)) == hipSuccess);
+            CHECK(base == b.ptr);
+            CHECK(size == 12345u);
+        }
+        size_t size = 0;
+        hipDeviceptr_t base = nullptr;
+        CHECK(hipMemGetAddressRange(nullptr, &size, b.at(5)) == hipSuccess);
+        CHECK(size == 12345u);
+        CHECK(hipMemGetAddressRange(&base, nullptr, b.at(5)) == hipSuccess);
+        CHECK(base == b.ptr);
+        CHECK(hipMemGetAddressRange(nullptr, nullptr, b.at(5)) == hipSuccess);
+    }
+}
+
+TEST_CASE("GetAddressRange row 2: NULL, never allocated, freed, one past the end, host -> "
+          "hipErrorInvalidDevicePointer",
+          "[spec][addressrange]") {
+    hipDeviceptr_t base = reinterpret_cast<hipDeviceptr_t>(0x1234);
+    size_t size = 77;
+    CHECK(hipMemGetAddressRange(&base, &size, nullptr) == hipErrorInvalidDevicePointer);
+    CHECK(hipMemGetAddressRange(&base, &size, reinterpret_cast<hipDeviceptr_t>(0x10)) ==
+          hipErrorInvalidDevicePointer);
+    int host = 0;
+    CHECK(hipMemGetAddressRange(&base, &size, &host) == hipErrorInvalidDevicePointer);
+    void *p = nullptr;
+    HIP_CHECK(hipSetDevice(0));
+    HIP_CHECK(hipMalloc(&p, 100));
+    CHECK(hipMemGetAddressRange(&base, &size, static_cast<char *>(p) + 100) ==
+          hipErrorInvalidDevicePointer);
+    HIP_CHECK(hipFree(p));
+    CHECK(hipMemGetAddressRange(&base, &size, p) == hipErrorInvalidDevicePointer);
+    CHECK(base == reinterpret_cast<hipDeviceptr_t>(0x1234)); // untouched on error
+    CHECK(size == 77u);
+}
+
+// ---- hipMemcpyPeer argument rows ------------------------------------------
+
+TEST_CASE("MemcpyPeer row 2: invalid ids -> hipErrorInvalidDevice (before the size-0 rule)",
+          "[spec][memcpypeer]") {
+    const int n = device_count();
+    DeviceBuffer b(0, 64, 1);
+    CHECK(hipMemcpyPeer(b.ptr, -1, b.ptr, 0, 0) == hipErrorInvalidDevice);
+    CHECK(hipMemcpyPeer(b.ptr, 0, b.ptr, n, 16) == hipErrorInvalidDevice);
+    CHECK(hipMemcpyPeer(nullptr, n, nullptr, 0, 16) == hipErrorInvalidDevice);
+}
+
+TEST_CASE("MemcpyPeer row 3: size 0 -> hipSuccess, nothing touched, even with NULL",
+          "[spec][memcpypeer]") {
+    CHECK(hipMemcpyPeer(nullptr, 0, nullptr, 0, 0) == hipSuccess);
+    DeviceBuffer b(0, 64, 3);
+    CHECK(hipMemcpyPeer(b.ptr, 0, b.at(1), 0, 0) == hipSuccess);
+    CHECK(first_diff(b.read(0, 64), pattern(64, 3)) == -1);
+}
+
+TEST_CASE("MemcpyPeer row 4: NULL dst or src -> hipErrorInvalidValue", "[spec][memcpypeer]") {
+    DeviceBuffer b(0, 64, 1);
+    CHECK(hipMemcpyPeer(nullptr, 0, b.ptr, 0, 8) == hipErrorInvalidValue);
+    CHECK(hipMemcpyPeer(b.ptr, 0, nullptr, 0, 8) == hipErrorInvalidValue);
+}
+
+TEST_CASE("MemcpyPeer row 5: ranges not inside one allocation of the given device -> "
+          "hipErrorInvalidValue",
+          "[spec][memcpypeer]") {
+    const int n = device_count();
+    DeviceBuffer a(0, 4096, 1);
+    DeviceBuffer c(0, 4096, 2);
+    CHECK(hipMemcpyPeer(a.ptr, 0, c.ptr, 0, 4097) == hipErrorInvalidValue);   // past the end
+    CHECK(hipMemcpyPeer(a.at(1), 0, c.ptr, 0, 4096) == hipErrorInvalidValue); // dst past end
+    int host[16] = {};
+    CHECK(hipMemcpyPeer(host, 0, c.ptr, 0, 16) == hipErrorInvalidValue);
+    CHECK(hipMemcpyPeer(a.ptr, 0, host, 0, 16) == hipErrorInvalidValue);
+    if (n > 1) {
+        // Right pointers, wrong device ids.
+        DeviceBuffer o(1, 4096, 3);
+        CHECK(hipMemcpyPeer(a.ptr, 1, o.ptr, 1, 16) == hipErrorInvalidValue);
+        CHECK(hipMemcpyPeer(a.ptr, 0, o.ptr, 0, 16) == hipErrorInvalidValue);
+        CHECK(hipMemcpyPeer(o.ptr, 1, a.ptr, 0, 16) == hipSuccess);
+    }
+    CHECK(first_diff(a.read(0, 4096), pattern(4096, 1)) == -1); // untouched by the failures
+}
+
+TEST_CASE("MemcpyPeer row 6: overlapping ranges -> hipErrorInvalidValue", "[spec][memcpypeer]") {
+    DeviceBuffer a(0, 8192, 5);
+    CHECK(hipMemcpyPeer(a.at(100), 0, a.ptr, 0, 101) == hipErrorInvalidValue);
+    CHECK(hipMemcpyPeer(a.ptr, 0, a.at(100), 0, 101) == hipErrorInvalidValue);
+    CHECK(hipMemcpyPeer(a.ptr, 0, a.ptr, 0, 1) == hipErrorInvalidValue);
+    CHECK(first_diff(a.read(0, 8192), pattern(8192, 5)) == -1);
+    // Adjacent is not overlapping.
+    CHECK(hipMemcpyPeer(a.at(100), 0, a.ptr, 0, 100) == hipSuccess);
+    auto want = pattern(8192, 5);
+    std::memcpy(want.data() + 100, pattern(8192, 5).data(), 100);
+    CHECK(first_diff(a.read(0, 8192), want) == -1);
+}
+
+TEST_CASE("MemcpyPeer row 7: the path follows the mappings", "[spec][memcpypeer][paths]") {
+    ResetAll cleanup;
+    const int n = device_count();
+    for (int a = 0; a < n; ++a)
+        for (int b = 0; b < n; ++b) {
+            CAPTURE(a, b);
+            DeviceBuffer src(a, 4096, 41), dst(b, 4096, 0);
+            HIP_CHECK(hipMemcpyPeer(dst.ptr, b, src.ptr, a, 4096));
+            CHECK(first_diff(dst.read(0, 4096), pattern(4096, 41)) == -1);
+            if (a == b) {
+                CHECK(peerLastCopyPath() == peerCopyPathSameDevice);
+                continue;
+            }
+            CHECK(peerLastCopyPath() == peerCopyPathStaged); // nothing enabled
+            HIP_CHECK(hipSetDevice(b));
+            if (hipDeviceEnablePeerAccess(a, 0) == hipSuccess) {
+                HIP_CHECK(hipMemcpyPeer(dst.ptr, b, src.ptr, a, 4096));
+                CHECK(peerLastCopyPath() == peerCopyPathDirect);
+                CHECK(peerLastCopyEngineDevice() == b); // the device holding the mapping
+                HIP_CHECK(hipDeviceDisablePeerAccess(a));
+            }
+            HIP_CHECK(hipSetDevice(a));
+            if (hipDeviceEnablePeerAccess(b, 0) == hipSuccess) {
+                HIP_CHECK(hipMemcpyPeer(dst.ptr, b, src.ptr, a, 4096));
+                CHECK(peerLastCopyPath() == peerCopyPathDirect);
+                CHECK(peerLastCopyEngineDevice() == a);
+                HIP_CHECK(hipDeviceDisablePeerAccess(b));
+            }
+            CHECK(first_diff(dst.read(0, 4096), pattern(4096, 41)) == -1);
+        }
+}
+
+// ---- supporting calls ------------------------------------------------------
+
+TEST_CASE("Set/GetDevice: per thread, invalid ids refused", "[spec][device]") {
+    const int n = device_count();
+    CHECK(hipSetDevice(-1) == hipErrorInvalidDevice);
+    CHECK(hipSetDevice(n) == hipErrorInvalidDevice);
+    HIP_CHECK(hipSetDevice(n - 1));
+    int d = -1;
+    HIP_CHECK(hipGetDevice(&d));
+    CHECK(d == n - 1);
+    CHECK(hipGetDevice(nullptr) == hipErrorInvalidValue);
+    HIP_CHECK(hipSetDevice(0));
+}
+
+TEST_CASE("hipMalloc/hipFree/hipMemset basics", "[spec][memory]") {
+    void *p = reinterpret_cast<void *>(1);
+    CHECK(hipMalloc(nullptr, 16) == hipErrorInvalidValue);
+    HIP_CHECK(hipMalloc(&p, 0));
+    CHECK(p == nullptr);
+    CHECK(hipFree(nullptr) == hipSuccess);
+    int host = 0;
+    CHECK(hipFree(&host) == hipErrorInvalidValue);
+    DeviceBuffer b(0, 1000, 0);
+    HIP_CHECK(hipMemset(b.ptr, 0xab, 1000));
+    HIP_CHECK(hipMemset(b.at(10), 0x01, 5));
+    auto got = b.read(0, 1000);
+    std::vector<uint8_t> want(1000, 0xab);
+    std::fill(want.begin() + 10, want.begin() + 15, 0x01);
+    CHECK(first_diff(got, want) == -1);
+    CHECK(hipMemset(b.at(999), 0, 2) == hipErrorInvalidValue);
+    // A pointer from two different devices' allocations are different ranges.
+    CHECK(peerOwnerDevice(b.ptr) == 0);
+}
