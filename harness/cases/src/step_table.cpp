@@ -9,6 +9,7 @@ constexpr const char *kMustWrite[] = {"fault", "succeed"};
 constexpr const char *kOutOrNull[] = {"out", "null"};
 constexpr const char *kSelftest[] = {"pass", "fail", "crash", "hang", "abort"};
 constexpr const char *kPatterns[] = {"lfsr", "index"};
+constexpr const char *kPaths[] = {"expected", "direct", "staged", "same_device"};
 
 constexpr ArgSpec kSetDevice[] = {
     {"device", ArgKind::expr, true, "a device number expression such as $a or 0"}};
@@ -60,6 +61,9 @@ constexpr ArgSpec kMemcpyPeer[] = {
     {"src", ArgKind::pointer, true, "null, host, BUFFER or {buffer: BUFFER, offset: EXPR}"},
     {"src_device", ArgKind::expr, true, "srcDeviceId, e.g. $a"},
     {"bytes", ArgKind::expr, true, "sizeBytes, e.g. $size"},
+    {"path", ArgKind::word, false,
+     "expected (the path peer-api-spec.md section 2 prescribes), direct, staged or same_device",
+     kPaths},
 };
 constexpr ArgSpec kVerify[] = {{"buffer", ArgKind::buffer_ref, true, "a buffer allocated earlier"}};
 constexpr ArgSpec kRawRead[] = {

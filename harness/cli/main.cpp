@@ -1,0 +1,95 @@
+// peer-harness: parses its own options into RunSettings (CLI11) and hands
+// everything it does not know to Catch2's session, so test specs, reporters
+// (-r junit|xml|console), -o and --list-tests work as Catch2 users expect.
+#include "reexec.hpp"
+#include "runner/results_dir.hpp"
+#include "runner/run.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+using harness::runner::RunSettings;
+
+namespace {
+
+void add_case_options(CLI::App *sub, RunSettings &s, std::string &depth) {
+    sub->add_option("--cases", s.case_paths,
+                    "case file or directory of *.yaml (repeatable; default: the default suite)");
+    sub->add_option("--machine", s.machine,
+                    "run under amdgpu-sim with this simulated machine (name in fixtures/machines "
+                    "or a file)");
+    sub->add_option("--depth", depth, "quick (pairwise covering array) or full (cross product)")
+        ->check(CLI::IsMember({"quick", "full"}));
+    sub->add_option("--seed", s.seed, "seed of the quick depth's covering array");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    CLI::App app{"peer-harness: validates HIP's peer-memory API on the amdgpu kernel driver, "
+                 "driven by case files",
+                 "peer-harness"};
+    app.require_subcommand(1);
+    RunSettings s;
+    std::string depth = "quick";
+    std::string summary_dir;
+
+    CLI::App *run = app.add_subcommand(
+        "run", "run case instances; other arguments go to Catch2 (test specs, -r, -o, -l, ...)");
+    add_case_options(run, s, depth);
+    run->add_option("--results", s.results_dir, "results directory (journal, logs, junit.xml)");
+    run->add_option("--timeout", s.timeout_s, "per-instance timeout in seconds (default 60)");
+    run->add_flag("--resume", s.resume, "continue the interrupted run in --results");
+    run->add_flag("--overwrite", s.overwrite, "replace a previous run in --results");
+    run->add_flag("--allow-disruptive", s.allow_disruptive,
+                  "on real hardware, also run cases that provoke VM faults, hangs or resets");
+    run->add_flag("--sync", s.sync, "fdatasync every journal line (machines that may hard-hang)");
+    run->allow_extras();
+
+    CLI::App *list = app.add_subcommand("list", "print every instance with tags and skip reasons");
+    add_case_options(list, s, depth);
+    CLI::App *check = app.add_subcommand("check", "validate case files only (exit 2 on errors)");
+    add_case_options(check, s, depth);
+    CLI::App *summary =
+        app.add_subcommand("summary", "re-derive summary.txt and junit.xml from a results dir");
+    summary->add_option("dir", summary_dir, "results directory")->required();
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError &e) {
+        return app.exit(e) == 0 ? 0 : 2;
+    }
+    s.depth = depth == "full" ? harness::cases::Depth::full : harness::cases::Depth::quick;
+    s.catch_args = run->remaining();
+    if (s.case_paths.empty()) s.case_paths.push_back(PEER_HARNESS_DEFAULT_CASES);
+    // Absolute paths: --resume may be started from another directory.
+    for (auto &p : s.case_paths)
+        p = std::filesystem::absolute(p).lexically_normal().string();
+    if (!s.results_dir.empty())
+        s.results_dir = std::filesystem::absolute(s.results_dir).lexically_normal().string();
+
+    if (*summary) return harness::runner::summary_command(summary_dir);
+
+    std::string machine = s.machine;
+    if (machine.empty() && s.resume && !std::getenv("PEER_HARNESS_SIMULATOR")) {
+        // Resume on the machine the run began on.
+        auto saved = harness::runner::read_results_dir(s.results_dir);
+        if (auto *r = std::get_if<harness::runner::SavedRun>(&saved))
+            machine = r->settings.on_simulator ? r->settings.machine : "";
+    }
+    if (!machine.empty() && !std::getenv("PEER_HARNESS_SIMULATOR")) {
+        std::string err = harness::cli::reexec_under_simulator(machine, argc, argv);
+        std::cerr << "peer-harness: " << err << "\n";
+        return 2;
+    }
+    if (const char *m = std::getenv("PEER_HARNESS_SIMULATOR"); m && s.machine.empty())
+        s.machine = m;
+    s.on_simulator = harness::runner::running_on_simulator();
+
+    if (*list) return harness::runner::list_command(s);
+    if (*check) return harness::runner::check_command(s);
+    return harness::runner::run_command(s);
+}

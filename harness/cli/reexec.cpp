@@ -1,0 +1,69 @@
+#include "reexec.hpp"
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
+#include <unistd.h>
+#include <vector>
+
+namespace harness::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool executable(const std::string &p) {
+    return !p.empty() && ::access(p.c_str(), X_OK) == 0;
+}
+
+std::string self_path() {
+    char buf[PATH_MAX];
+    ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) return {};
+    buf[n] = '\0';
+    return buf;
+}
+
+} // namespace
+
+std::string find_amdgpu_sim() {
+    if (const char *e = std::getenv("PEER_HARNESS_AMDGPU_SIM"); e && executable(e)) return e;
+    if (executable(PEER_HARNESS_AMDGPU_SIM)) return PEER_HARNESS_AMDGPU_SIM;
+    std::string self = self_path();
+    if (!self.empty()) {
+        fs::path dir = fs::path(self).parent_path();
+        for (fs::path cand : {dir / "amdgpu-sim", dir / "../../fixtures/amdgpu-sim/amdgpu-sim"})
+            if (executable(cand.string())) return fs::weakly_canonical(cand).string();
+    }
+    if (const char *path = std::getenv("PATH")) {
+        std::stringstream ss(path);
+        std::string d;
+        while (std::getline(ss, d, ':'))
+            if (executable(d + "/amdgpu-sim")) return d + "/amdgpu-sim";
+    }
+    return {};
+}
+
+std::string reexec_under_simulator(const std::string &machine, int argc, char **argv) {
+    std::string sim = find_amdgpu_sim();
+    if (sim.empty())
+        return "--machine needs the simulator launcher amdgpu-sim (build target amdgpu-sim, or "
+               "set PEER_HARNESS_AMDGPU_SIM)";
+    std::string self = self_path();
+    if (self.empty()) return "cannot find this executable (/proc/self/exe)";
+    std::vector<std::string> args{sim, "--machine", machine, "--", self};
+    for (int i = 1; i < argc; ++i)
+        args.emplace_back(argv[i]);
+    std::vector<char *> cargs;
+    for (auto &a : args)
+        cargs.push_back(a.data());
+    cargs.push_back(nullptr);
+    ::setenv("PEER_HARNESS_SIMULATOR", machine.c_str(), 1);
+    ::execv(sim.c_str(), cargs.data());
+    return "cannot execute " + sim + ": " + std::strerror(errno);
+}
+
+} // namespace harness::cli

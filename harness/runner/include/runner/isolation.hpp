@@ -1,0 +1,37 @@
+// Running one piece of work in a forked child so that a crash, abort or hang
+// is observed, not suffered (IGT-6). The child gets its own process group,
+// default signal dispositions (the parent's Catch2 handlers must not report a
+// child's crash as the parent's), and its stdout/stderr redirected to a log
+// file. It sends its result back as a string over a pipe.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace harness::runner {
+
+struct ChildOutcome {
+    enum class Kind { finished, crashed, timed_out, spawn_failed } kind = Kind::spawn_failed;
+    std::string payload; // what the child sent (finished only)
+    int exit_code = -1;  // when it exited
+    int signal = 0;      // when a signal ended it
+    double duration_s = 0;
+    std::string describe() const; // "killed by SIGSEGV", "exited 1 without a result", ...
+};
+
+// The kill policy as a pure function of time (IGT-6): nothing before the
+// limit, then SIGTERM, then SIGKILL if the child is still there `grace_s`
+// after the last signal.
+struct KillDecision {
+    int signal = 0; // 0: keep waiting
+};
+KillDecision next_kill_signal(double elapsed_s, double limit_s, int signals_sent,
+                              double since_last_signal_s, double grace_s);
+
+// Runs `work` in a child. `work` returns the payload; the child exits 0 after
+// sending it. `log_path` empty keeps the parent's stdout/stderr.
+ChildOutcome run_isolated(const std::function<std::string()> &work, double timeout_s,
+                          const std::string &log_path);
+
+} // namespace harness::runner

@@ -1,0 +1,16 @@
+// The runner's commands as library functions (thin mains, IGT-1): the CLI
+// parses options into RunSettings and calls one of these. Exit codes:
+// 0 every selected instance passed or was skipped with a reason, 1 at least
+// one failed/crashed/timed out, 2 bad input (case file, options, results dir).
+#pragma once
+
+#include "runner/settings.hpp"
+
+namespace harness::runner {
+
+int run_command(RunSettings settings);               // run or --resume
+int list_command(const RunSettings &s);              // resolved instances, with skip reasons
+int check_command(const RunSettings &s);             // load + expand only
+int summary_command(const std::string &results_dir); // re-derive summary + junit
+
+} // namespace harness::runner

@@ -1,0 +1,39 @@
+// Everything a run is asked to do, filled by the CLI's parser and nothing
+// else (IGT-2), serialised into the results directory before anything runs so
+// `--resume` rebuilds the same run from that directory alone (IGT-3).
+#pragma once
+
+#include "cases/expand.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace harness::runner {
+
+struct RunSettings {
+    std::vector<std::string> case_paths; // files or directories
+    std::string results_dir;             // empty: no journal (list/check only)
+    cases::Depth depth = cases::Depth::quick;
+    uint64_t seed = 1;
+    double timeout_s = 60; // per instance
+    bool resume = false;
+    bool overwrite = false;
+    bool allow_disruptive = false; // real hardware: run cases that fault/hang/reset on purpose
+    bool on_simulator = false;     // set when running under amdgpu-sim
+    std::string machine;           // simulator machine name or file, for the record
+    bool sync = false;             // fdatasync each journal line
+    std::vector<std::string> catch_args; // passed to Catch2's session untouched
+};
+
+nlohmann::json settings_to_json(const RunSettings &s);
+// Error text on a malformed or foreign metadata file.
+std::optional<RunSettings> settings_from_json(const nlohmann::json &j, std::string &error);
+
+// True when this process runs against the simulated driver: amdgpu-sim's
+// preload is in LD_PRELOAD, or peer-harness re-executed itself under it.
+bool running_on_simulator();
+
+} // namespace harness::runner

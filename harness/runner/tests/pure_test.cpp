@@ -1,0 +1,71 @@
+#include "cases/hip_codes.hpp"
+#include "runner/isolation.hpp"
+#include "runner/progress.hpp"
+#include "runner/topology_probe.hpp"
+
+#include <peer/hip_peer.h>
+
+#include <catch2/catch.hpp>
+
+#include <csignal>
+
+using namespace harness;
+
+TEST_CASE("kill policy: wait, then TERM, then KILL after the grace period", "[isolation]") {
+    using runner::next_kill_signal;
+    CHECK(next_kill_signal(0.5, 1.0, 0, 0.5, 2.0).signal == 0);
+    CHECK(next_kill_signal(1.0, 1.0, 0, 1.0, 2.0).signal == SIGTERM);
+    CHECK(next_kill_signal(2.0, 1.0, 1, 1.0, 2.0).signal == 0);
+    CHECK(next_kill_signal(3.1, 1.0, 1, 2.1, 2.0).signal == SIGKILL);
+}
+
+TEST_CASE("progress line shows done, failures and time left", "[progress]") {
+    CHECK(runner::Progress::line(10, 40, 2, 5.0, "s/c") ==
+          "[10/40] 2 failed | 5 s elapsed, ~15 s left | s/c");
+    CHECK(runner::Progress::line(0, 4, 0, 0.0, "").find("~? left") != std::string::npos);
+}
+
+TEST_CASE("visible-device lists filter and reorder like HIP", "[topology]") {
+    std::vector<int> nodes{1, 2, 3, 4};
+    CHECK(runner::apply_visible_devices(nodes, nullptr) == nodes);
+    CHECK(runner::apply_visible_devices(nodes, "2,0") == std::vector<int>{3, 1});
+    CHECK(runner::apply_visible_devices(nodes, "1,9,0") == std::vector<int>{2});
+    CHECK(runner::apply_visible_devices(nodes, "").empty());
+}
+
+TEST_CASE("topology survives the metadata round trip", "[topology]") {
+    cases::Topology t = cases::Topology::make(3);
+    t.set(0, 1, cases::LinkType::xgmi, true);
+    t.set(2, 0, cases::LinkType::pcie, false);
+    t.source = "test";
+    auto back = runner::topology_from_json(runner::topology_to_json(t));
+    REQUIRE(std::holds_alternative<cases::Topology>(back));
+    CHECK(std::get<cases::Topology>(back) == t);
+    CHECK(std::holds_alternative<std::string>(runner::topology_from_json({{"error", "x"}})));
+}
+
+TEST_CASE("the case language's HIP codes equal the peer API's", "[codes]") {
+    struct {
+        const char *name;
+        hipError_t value;
+    } api[] = {{"hipSuccess", hipSuccess},
+               {"hipErrorInvalidValue", hipErrorInvalidValue},
+               {"hipErrorOutOfMemory", hipErrorOutOfMemory},
+               {"hipErrorNotInitialized", hipErrorNotInitialized},
+               {"hipErrorInvalidDevicePointer", hipErrorInvalidDevicePointer},
+               {"hipErrorNoDevice", hipErrorNoDevice},
+               {"hipErrorInvalidDevice", hipErrorInvalidDevice},
+               {"hipErrorIllegalState", hipErrorIllegalState},
+               {"hipErrorNotFound", hipErrorNotFound},
+               {"hipErrorIllegalAddress", hipErrorIllegalAddress},
+               {"hipErrorLaunchTimeOut", hipErrorLaunchTimeOut},
+               {"hipErrorPeerAccessAlreadyEnabled", hipErrorPeerAccessAlreadyEnabled},
+               {"hipErrorPeerAccessNotEnabled", hipErrorPeerAccessNotEnabled},
+               {"hipErrorLaunchFailure", hipErrorLaunchFailure},
+               {"hipErrorUnknown", hipErrorUnknown}};
+    CHECK(cases::hip_codes().size() == std::size(api));
+    for (const auto &a : api) {
+        INFO(a.name);
+        CHECK(cases::hip_code_value(a.name) == static_cast<int>(a.value));
+    }
+}

@@ -1,0 +1,193 @@
+#include "report/journal.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace harness::report;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        char tmpl[] = "/tmp/runner-test-XXXXXX";
+        path = mkdtemp(tmpl);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+// Starts peer-harness with `args`, output into `out`; returns its pid.
+pid_t spawn(const std::vector<std::string> &args, const fs::path &out) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        std::vector<char *> argv;
+        std::vector<std::string> all{PEER_HARNESS_BIN};
+        all.insert(all.end(), args.begin(), args.end());
+        for (auto &a : all)
+            argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(PEER_HARNESS_BIN, argv.data());
+        _exit(127);
+    }
+    return pid;
+}
+
+int wait_exit(pid_t pid) {
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+struct Ran {
+    int code;
+    std::string output;
+};
+
+Ran run(const std::vector<std::string> &args, const fs::path &dir) {
+    fs::path out = dir / "harness-output.txt";
+    int code = wait_exit(spawn(args, out));
+    std::ifstream in(out);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return {code, ss.str()};
+}
+
+std::map<std::string, Status> statuses(const fs::path &results) {
+    std::map<std::string, Status> out;
+    for (const auto &r : records_of(read_journal((results / "results.jsonl").string())))
+        out[r.name] = r.status;
+    return out;
+}
+
+int end_lines_for(const fs::path &journal, const std::string &name) {
+    std::ifstream in(journal);
+    std::string line;
+    int n = 0;
+    while (std::getline(in, line))
+        n += line.find("\"event\":\"end\"") != std::string::npos &&
+             line.find("\"name\":\"" + name + "\"") != std::string::npos;
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("a crash, a hang and an abort are recorded and the run goes on", "[isolation]") {
+    TempDir d;
+    fs::path results = d.path / "r";
+    Ran r = run({"run", "--cases", RUNNER_TEST_DATA "/selftest.yaml", "--results", results.string(),
+                 "--timeout", "1"},
+                d.path);
+    INFO(r.output);
+    CHECK(r.code == 1);
+    auto st = statuses(results);
+    CHECK(st.size() == 8); // every instance is in the results file
+    CHECK(st["selftest/pass-a"] == Status::pass);
+    CHECK(st["selftest/crash"] == Status::crash);
+    CHECK(st["selftest/pass-b"] == Status::pass);
+    CHECK(st["selftest/hang"] == Status::timeout);
+    CHECK(st["selftest/abort"] == Status::crash);
+    CHECK(st["selftest/fail"] == Status::fail);
+    CHECK(st["selftest/pass-c/n=1"] == Status::pass);
+    CHECK(st["selftest/pass-c/n=2"] == Status::pass);
+    CHECK(fs::exists(results / "metadata.json"));
+    CHECK(fs::exists(results / "junit.xml"));
+    CHECK(r.output.find("8 instances: 4 passed, 4 failed, 0 skipped") != std::string::npos);
+    // The journal and Catch2's console reporter name the failing step's file and line.
+    CHECK(r.output.find("selftest.yaml:18: step 1:") != std::string::npos);
+    auto journal = read_journal((results / "results.jsonl").string());
+    const auto &fail = journal.ended.at("selftest/fail");
+    REQUIRE(fail.failures.size() == 1);
+    CHECK(fail.failures[0].line == 18);
+    CHECK(fail.failures[0].message == "selftest: failing on purpose");
+    CHECK(fail.failures[0].doc == "a step that fails on purpose");
+}
+
+TEST_CASE("a killed run resumes without rerunning what was started", "[resume]") {
+    TempDir d;
+    fs::path results = d.path / "r";
+    pid_t pid = spawn({"run", "--cases", RUNNER_TEST_DATA "/resume.yaml", "--results",
+                       results.string(), "--timeout", "60"},
+                      d.path / "first.txt");
+    // Wait (bounded) until the hanging instance has started, then kill the runner.
+    bool started = false;
+    for (int i = 0; i < 200 && !started; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        auto st = read_journal((results / "results.jsonl").string());
+        started = st.started_only.count("resume/hang") == 1;
+    }
+    REQUIRE(started);
+    kill(pid, SIGKILL);
+    wait_exit(pid);
+    CHECK(statuses(results).size() == 3); // pass-a, pass-b ended; hang started
+
+    Ran r = run({"run", "--resume", "--results", results.string(), "--timeout", "5"}, d.path);
+    INFO(r.output);
+    CHECK(r.code == 1);
+    auto st = statuses(results);
+    CHECK(st.size() == 5);
+    CHECK(st["resume/pass-a"] == Status::pass);
+    CHECK(st["resume/pass-b"] == Status::pass);
+    CHECK(st["resume/hang"] == Status::incomplete); // started before: final, not rerun
+    CHECK(st["resume/pass-c"] == Status::pass);
+    CHECK(st["resume/fail-d"] == Status::fail);
+    CHECK(end_lines_for(results / "results.jsonl", "resume/pass-a") == 1);
+    CHECK(end_lines_for(results / "results.jsonl", "resume/hang") == 1);
+}
+
+TEST_CASE("a fresh run refuses a directory holding a run", "[resume]") {
+    TempDir d;
+    fs::path results = d.path / "r";
+    std::vector<std::string> args{"run",       "--cases",        RUNNER_TEST_DATA "/resume.yaml",
+                                  "--results", results.string(), "resume/pass-a"};
+    CHECK(run(args, d.path).code == 0);
+    Ran again = run(args, d.path);
+    CHECK(again.code == 2);
+    CHECK(again.output.find("--resume") != std::string::npos);
+}
+
+TEST_CASE("Catch2 options keep working: test specs, listing, reporters", "[catch]") {
+    TempDir d;
+    Ran l = run({"run", "--cases", RUNNER_TEST_DATA "/selftest.yaml", "--list-test-names-only"},
+                d.path);
+    CHECK(l.code == 0);
+    CHECK(l.output.find("selftest/pass-c/n=2") != std::string::npos);
+    fs::path junit = d.path / "out.xml";
+    Ran j = run({"run", "--cases", RUNNER_TEST_DATA "/selftest.yaml", "--results",
+                 (d.path / "r").string(), "selftest/pass-*", "-r", "junit", "-o", junit.string()},
+                d.path);
+    INFO(j.output);
+    CHECK(j.code == 0);
+    std::ifstream in(junit);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    CHECK(ss.str().find("name=\"selftest/pass-c/n=1\"") != std::string::npos);
+    CHECK(ss.str().find("selftest/crash") == std::string::npos);
+    CHECK(statuses(d.path / "r").size() == 4);
+}
+
+TEST_CASE("a bad case file stops the run with file:line:col and exit code 2", "[loader]") {
+    TempDir d;
+    Ran r = run({"run", "--cases", RUNNER_TEST_DATA "/bad-expect.yaml", "--results",
+                 (d.path / "r").string()},
+                d.path);
+    CHECK(r.code == 2);
+    CHECK(r.output.find("bad-expect.yaml:6:17: error: step selftest takes no 'expect'") !=
+          std::string::npos);
+    CHECK_FALSE(fs::exists(d.path / "r" / "results.jsonl"));
+}
