@@ -86,8 +86,11 @@ void run_pair(int s, int d, bool full) {
     const size_t max = 64 * Mi + 1;
     const size_t src_bytes = kMaxOffset + max;
     const size_t dst_bytes = kGuard + kMaxOffset + max + kGuard;
-    b.src_pat = pattern(src_bytes, 0x5eed0000u + uint32_t(s * 16 + d));
-    b.dst_pat = pattern(dst_bytes, 0xd0000000u + uint32_t(s * 16 + d));
+    // The same two patterns for every pair (made once: 64 MiB each).
+    static const std::vector<uint8_t> src_pat = pattern(src_bytes, 0x5eed0001u);
+    static const std::vector<uint8_t> dst_pat = pattern(dst_bytes, 0xd0000001u);
+    b.src_pat = src_pat;
+    b.dst_pat = dst_pat;
     b.src = std::make_unique<DeviceBuffer>(s, src_bytes, 0);
     b.dst = std::make_unique<DeviceBuffer>(d, dst_bytes, 0);
     REQUIRE(hipMemcpyHtoD(b.src->ptr, b.src_pat.data(), src_bytes) == hipSuccess);

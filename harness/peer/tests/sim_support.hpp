@@ -72,16 +72,22 @@ inline bool condition_present(const std::string &name, bool present) {
     return present;
 }
 
-inline uint8_t pattern_byte(uint64_t i, uint32_t seed) {
-    uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ull ^ (uint64_t(seed) << 32 | seed);
-    x ^= x >> 29;
-    return uint8_t(x * 0xbf58476d1ce4e5b9ull >> 56);
+// A reproducible pseudo-random byte stream per seed (splitmix64 per 8-byte
+// word, so large buffers are cheap to make).
+inline uint64_t pattern_word(uint64_t i, uint32_t seed) {
+    uint64_t x = i + (uint64_t(seed) << 32 | seed) * 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
 }
 
 inline std::vector<uint8_t> pattern(size_t n, uint32_t seed) {
     std::vector<uint8_t> v(n);
-    for (size_t i = 0; i < n; ++i)
-        v[i] = pattern_byte(i, seed);
+    for (size_t w = 0; w * 8 < n; ++w) {
+        const uint64_t x = pattern_word(w, seed);
+        for (size_t k = 0; k < 8 && w * 8 + k < n; ++k)
+            v[w * 8 + k] = uint8_t(x >> (8 * k));
+    }
     return v;
 }
 
