@@ -186,8 +186,12 @@ class CaseExpander {
             } else if (a.kind == AxisKind::peer_mode || a.values[v].is_word) {
                 in.words[a.name] = a.values[v].text;
             } else {
-                // Constant by construction (the loader refuses variables here).
-                auto r = a.values[v].expr.evaluate({});
+                // Constant but for $device_count (the loader refuses other variables).
+                auto r =
+                    a.values[v].expr.evaluate([&](const std::string &n) -> std::optional<int64_t> {
+                        if (n == "device_count") return topo_.device_count;
+                        return std::nullopt;
+                    });
                 if (auto *e = std::get_if<std::string>(&r)) {
                     error(a.values[v].at, "axis " + a.name + " value '" + a.values[v].text +
                                               "' does not evaluate: " + *e);

@@ -373,9 +373,14 @@ class FileLoader {
                         continue;
                     }
                     av.expr = std::get<Expr>(r);
-                    if (!av.expr.is_constant()) {
-                        error(av.at,
-                              "axis values must be constant (no $variables): '" + av.text + "'");
+                    // Axis values are the variables; they may only read the
+                    // machine's device count (`bad: [-1, $device_count]`).
+                    bool constant = true;
+                    for (const auto &v : av.expr.variables())
+                        constant = constant && v == "device_count";
+                    if (!constant) {
+                        error(av.at, "axis values may use no $variable but $device_count: '" +
+                                         av.text + "'");
                         bad = true;
                         continue;
                     }
@@ -408,6 +413,10 @@ class FileLoader {
     // A word argument: a literal from `allowed`, or `$axis` naming a word axis
     // whose every value is allowed.
     bool word(const YAML::Node &n, const ArgSpec &spec, const Scope &scope, std::string &out) {
+        if (n.IsNull() && contains(spec.words, std::string("null"))) {
+            out = "null"; // YAML reads a bare `null` as no value at all
+            return true;
+        }
         if (!expect_scalar(n, std::string(spec.name) + ": " + spec.help, {})) return false;
         std::string w = n.Scalar();
         if (!w.empty() && w[0] == '$') {
@@ -568,6 +577,24 @@ class FileLoader {
             return word(n, spec, scope, a.word);
         case ArgKind::hip_code:
             if (!expect_scalar(n, "a HIP error name", {})) return false;
+            if (!n.Scalar().empty() && n.Scalar()[0] == '$') {
+                // A word axis of HIP names, each one checked here.
+                auto it = scope.axes.find(n.Scalar().substr(1));
+                if (it == scope.axes.end()) {
+                    error(at(n), "unknown word axis " + n.Scalar() + " for " + spec.name +
+                                     ": expected a HIP error name or a word axis of them");
+                    return false;
+                }
+                for (const auto &v : it->second->values) {
+                    if (!hip_code_value(v.text)) {
+                        error(v.at, "unknown HIP error name '" + v.text + "' in axis " + it->first +
+                                        ": expected one of " + known_codes());
+                        return false;
+                    }
+                }
+                a.word = n.Scalar();
+                return true;
+            }
             if (!hip_code_value(n.Scalar())) {
                 error(at(n), "unknown HIP error name '" + n.Scalar() + "': expected one of " +
                                  known_codes());

@@ -245,12 +245,13 @@ class Interpreter {
         case StepKind::raw_sdma_write:
             return raw_write(s);
         case StepKind::error_name: {
-            int v = hip_code_value(s.arg("code")->word).value_or(-1);
+            const std::string code = word(s, "code", "");
+            int v = hip_code_value(code).value_or(-1);
             const char *n = hipGetErrorName(static_cast<hipError_t>(v));
             const char *t = hipGetErrorString(static_cast<hipError_t>(v));
-            if (!n || s.arg("code")->word != n)
+            if (!n || code != n)
                 return fmt::format("hipGetErrorName({}) returned \"{}\", expected \"{}\"", v,
-                                   n ? n : "(null)", s.arg("code")->word);
+                                   n ? n : "(null)", code);
             if (!t || !*t) return fmt::format("hipGetErrorString({}) returned an empty text", v);
             return {};
         }
