@@ -53,6 +53,9 @@ int main(int argc, char **argv) {
     add_case_options(list, s, depth);
     CLI::App *check = app.add_subcommand("check", "validate case files only (exit 2 on errors)");
     add_case_options(check, s, depth);
+    CLI::App *coverage = app.add_subcommand(
+        "coverage", "show which documented function/code pairs the cases assert on this machine");
+    add_case_options(coverage, s, depth);
     CLI::App *summary =
         app.add_subcommand("summary", "re-derive summary.txt and junit.xml from a results dir");
     summary->add_option("dir", summary_dir, "results directory")->required();
@@ -91,5 +94,6 @@ int main(int argc, char **argv) {
 
     if (*list) return harness::runner::list_command(s);
     if (*check) return harness::runner::check_command(s);
+    if (*coverage) return harness::runner::coverage_command(s);
     return harness::runner::run_command(s);
 }

@@ -6,6 +6,7 @@
 #include "report/summary.hpp"
 #include "report/tokens.hpp"
 #include "runner/catch_registration.hpp"
+#include "runner/coverage.hpp"
 #include "runner/executor.hpp"
 #include "runner/isolation.hpp"
 #include "runner/progress.hpp"
@@ -382,6 +383,18 @@ int summary_command(const std::string &dir) {
     write_derived(dir, recs, text);
     std::cout << text;
     return sum.total.failures() == 0 ? 0 : 1;
+}
+
+int coverage_command(const RunSettings &s) {
+    auto plan = make_plan(s, nullptr);
+    if (!plan) return 2;
+    auto c = documented_coverage(plan->instances);
+    std::cout << "machine: " << plan->topology.device_count << " device(s)"
+              << (s.machine.empty() ? std::string() : " (" + s.machine + ")") << "\n"
+              << render_coverage(c);
+    for (const auto &x : c)
+        if (x.instances == 0) return 1;
+    return 0;
 }
 
 } // namespace harness::runner

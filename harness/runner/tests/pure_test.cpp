@@ -69,3 +69,39 @@ TEST_CASE("the case language's HIP codes equal the peer API's", "[codes]") {
         CHECK(cases::hip_code_value(a.name) == static_cast<int>(a.value));
     }
 }
+
+#include "cases/loader.hpp"
+#include "runner/coverage.hpp"
+
+TEST_CASE("coverage counts only run, non-skipped steps with the exact code", "[coverage]") {
+    auto loaded = cases::load_string(R"(suite: s
+cases:
+  - name: a
+    matrix: { pair: peer_capable, m: [x, y] }
+    steps:
+      - enable_peer_access: { device: $a, peer: $b }
+      - enable_peer_access: { device: $a, peer: $b }
+        expect: hipErrorPeerAccessAlreadyEnabled
+        when: { m: y }
+  - name: b
+    matrix: { pair: xgmi }
+    steps:
+      - disable_peer_access: { device: $a, peer: $b }
+        expect: hipErrorPeerAccessNotEnabled
+)",
+                                     "s.yaml");
+    REQUIRE(loaded.ok());
+    cases::Topology t = cases::Topology::make(2);
+    t.set(0, 1, cases::LinkType::pcie, true);
+    auto ex = cases::expand(loaded.suites, t, {});
+    auto c = runner::documented_coverage(ex.instances);
+    auto count = [&](const std::string &fn, const std::string &code) {
+        for (const auto &x : c)
+            if (fn == x.pair.function && code == x.pair.code) return x.instances;
+        return -1;
+    };
+    CHECK(count("enable_peer_access", "hipSuccess") == 2);
+    CHECK(count("enable_peer_access", "hipErrorPeerAccessAlreadyEnabled") == 1); // m=y only
+    CHECK(count("disable_peer_access", "hipErrorPeerAccessNotEnabled") == 0);    // no xgmi: skipped
+    CHECK(runner::render_coverage(c).find("11 not asserted") != std::string::npos);
+}

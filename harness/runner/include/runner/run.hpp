@@ -12,5 +12,7 @@ int run_command(RunSettings settings);               // run or --resume
 int list_command(const RunSettings &s);              // resolved instances, with skip reasons
 int check_command(const RunSettings &s);             // load + expand only
 int summary_command(const std::string &results_dir); // re-derive summary + junit
+// Documented function/code pairs asserted on this machine; 1 if any is not.
+int coverage_command(const RunSettings &s);
 
 } // namespace harness::runner

@@ -1,0 +1,53 @@
+#include "runner/coverage.hpp"
+
+#include "cases/step_table.hpp"
+
+#include <fmt/format.h>
+
+namespace harness::runner {
+
+namespace {
+
+const char *hip_function(const std::string &step) {
+    if (step == "can_access_peer") return "hipDeviceCanAccessPeer";
+    if (step == "enable_peer_access") return "hipDeviceEnablePeerAccess";
+    if (step == "disable_peer_access") return "hipDeviceDisablePeerAccess";
+    if (step == "get_address_range") return "hipMemGetAddressRange";
+    if (step == "memcpy_peer") return "hipMemcpyPeer";
+    return "?";
+}
+
+} // namespace
+
+std::vector<PairCoverage> documented_coverage(const std::vector<cases::Instance> &instances) {
+    std::vector<PairCoverage> out;
+    for (const auto &p : cases::documented_pairs()) {
+        PairCoverage c{p, 0, {}};
+        const int code = cases::hip_code_value(p.code).value_or(-1);
+        for (const auto &in : instances) {
+            if (!in.skip_reason.empty()) continue;
+            bool asserts = false;
+            for (const auto &s : in.kase->steps)
+                asserts = asserts || (in.runs(s) && s.spec->name == std::string(p.function) &&
+                                      s.expect == code);
+            if (!asserts) continue;
+            if (c.instances++ == 0) c.first_instance = in.name;
+        }
+        out.push_back(c);
+    }
+    return out;
+}
+
+std::string render_coverage(const std::vector<PairCoverage> &c) {
+    std::string out;
+    int missing = 0;
+    for (const auto &x : c) {
+        out += fmt::format("{:<28} {:<34} {:>5}  {}\n", hip_function(x.pair.function), x.pair.code,
+                           x.instances, x.instances ? x.first_instance : "NOT ASSERTED");
+        missing += x.instances == 0;
+    }
+    out += fmt::format("{} documented function/code pairs, {} not asserted\n", c.size(), missing);
+    return out;
+}
+
+} // namespace harness::runner
