@@ -290,7 +290,7 @@ class FileLoader {
                                 "triple)");
                 continue;
             }
-            const YAML::Node &v = it->second;
+            const YAML::Node v = it->second; // a copy: *it is a temporary proxy
             if (a.name == "pair" || a.name == "device" || a.name == "triple") {
                 a.kind = a.name == "pair"     ? AxisKind::pair
                          : a.name == "device" ? AxisKind::device
