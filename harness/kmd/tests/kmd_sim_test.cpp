@@ -208,3 +208,63 @@ TEST_CASE("a read from an unmapped VA is a VM fault in the kernel log and GPUVM_
     kmd::Status s = f.dev->query_vm_fault(vf);
     if (s.ok()) CHECK(vf.addr == hole + 0x2000); // K6.7+ only
 }
+
+TEST_CASE("dma-buf: a VRAM BO exported by one device is imported, mapped and read by another",
+          "[kmd][sim][dmabuf]") {
+    const kmd::Topology &t = topology();
+    REQUIRE(t.gpus.size() >= 2);
+    Fixture f; // device 0 and its queue
+    std::unique_ptr<kmd::Device> other;
+    REQUIRE(kmd::Device::open(t.gpus[1].render_minor, other).ok());
+    std::unique_ptr<kmd::Queue> oq;
+    REQUIRE(kmd::Queue::create(*other, *f.va, oq).ok());
+    auto ogen = sdma::generation_for_ip(other->info().sdma_major);
+    REQUIRE(ogen.has_value());
+
+    // Owner (device 0): a VRAM BO filled by its own engine.
+    const uint64_t bytes = 3 * 4096;
+    std::unique_ptr<kmd::Bo> vram;
+    REQUIRE(kmd::Bo::alloc(*f.dev, bytes, kmd::Domain::vram, 0, vram).ok());
+    const uint64_t va = *f.va->allocate(bytes);
+    std::unique_ptr<kmd::VaMapping> own_map;
+    REQUIRE(kmd::VaMapping::map(*vram, va, bytes, kmd::VaMapping::kReadWrite, own_map).ok());
+    std::vector<uint32_t> ib;
+    REQUIRE(sdma::constant_fill(ib, f.gen, va, 0xc3c3c3c3u, bytes) == sdma::Error::none);
+    const uint32_t own_bos[] = {vram->kms_handle()};
+    uint64_t seq = 0;
+    REQUIRE(f.q->submit(ib, own_bos, seq).ok());
+    REQUIRE(f.q->wait(seq, 5'000'000'000ull).ok());
+
+    // Importer (device 1): same VA in its own VM.
+    kmd::UniqueFd fd;
+    kmd::Status s = vram->export_dmabuf(fd);
+    INFO(s.describe());
+    REQUIRE(s.ok());
+    std::unique_ptr<kmd::Bo> imp;
+    s = kmd::Bo::import_dmabuf(*other, fd.get(), imp);
+    INFO(s.describe());
+    REQUIRE(s.ok());
+    CHECK(imp->size() == bytes);
+    std::unique_ptr<kmd::VaMapping> imp_map;
+    s = kmd::VaMapping::map(*imp, va, bytes, kmd::VaMapping::kReadWrite, imp_map);
+    INFO(s.describe());
+    REQUIRE(s.ok());
+
+    std::unique_ptr<kmd::Bo> gtt;
+    REQUIRE(kmd::Bo::alloc(*other, 4096, kmd::Domain::gtt, 0, gtt).ok());
+    void *cpu = nullptr;
+    REQUIRE(gtt->cpu_map(&cpu).ok());
+    std::memset(cpu, 0, 4096);
+    const uint64_t gva = *f.va->allocate(4096);
+    std::unique_ptr<kmd::VaMapping> gmap;
+    REQUIRE(kmd::VaMapping::map(*gtt, gva, 4096, kmd::VaMapping::kReadWrite, gmap).ok());
+    ib.clear();
+    REQUIRE(sdma::copy_linear(ib, *ogen, va + 4096 + 5, gva, 100) == sdma::Error::none);
+    const uint32_t bos[] = {imp->kms_handle(), gtt->kms_handle()};
+    REQUIRE(oq->submit(ib, bos, seq).ok());
+    REQUIRE(oq->wait(seq, 5'000'000'000ull).ok());
+    auto *b = static_cast<uint8_t *>(cpu);
+    for (int i = 0; i < 100; ++i)
+        CHECK(b[i] == 0xc3);
+    CHECK(b[100] == 0);
+}

@@ -56,6 +56,17 @@ void Runtime::init() {
             return;
         }
         d->gen = *gen;
+        // libdrm hands out one amdgpu_device per physical device: if two
+        // render nodes come back as the same handle (its fd_compare found no
+        // distinguishing primary node), both "devices" would share one VM and
+        // every peer result would be wrong. Refuse instead.
+        for (const auto &other : devs)
+            if (other->dev->handle() == d->dev->handle()) {
+                init_kernel_ =
+                    kmd::Status::fail(EEXIST, "amdgpu_device_initialize(same device twice)");
+                init_status_ = hipErrorNotInitialized;
+                return;
+            }
         va_lo = std::max(va_lo, d->dev->info().va_offset);
         va_hi = std::min(va_hi, d->dev->info().va_max);
         devs.push_back(std::move(d));
