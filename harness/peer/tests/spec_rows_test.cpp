@@ -3,7 +3,9 @@
 // conditions the machine lacks). Data checks go through the API and raw SDMA.
 #include "sim_support.hpp"
 
+#include <cerrno>
 #include <cstring>
+#include <string>
 
 using namespace simtest;
 
@@ -491,4 +493,42 @@ TEST_CASE("hipMalloc/hipFree/hipMemset basics", "[spec][memory]") {
     CHECK(hipMemset(b.at(999), 0, 2) == hipErrorInvalidValue);
     // A pointer from two different devices' allocations are different ranges.
     CHECK(peerOwnerDevice(b.ptr) == 0);
+}
+
+// ---- §3 kernel failures -----------------------------------------------------
+
+TEST_CASE("§3: -ENOMEM from GEM_CREATE -> hipErrorOutOfMemory, the errno and ioctl recorded",
+          "[spec][kernel]") {
+    HIP_CHECK(hipSetDevice(0));
+    peerClearLastKernelError();
+    CHECK(std::string(peerLastKernelError()).empty());
+    void *p = nullptr;
+    // Far more than any simulated VRAM or GTT: amdgpu_bo_validate_size refuses.
+    CHECK(hipMalloc(&p, size_t(1) << 44) == hipErrorOutOfMemory);
+    CHECK(p == nullptr);
+    const char *call = nullptr;
+    CHECK(peerLastKernelErrno(&call) == ENOMEM);
+    REQUIRE(call != nullptr);
+    CHECK(std::string(call) == "AMDGPU_GEM_CREATE");
+    CHECK(std::string(peerLastKernelError()) == "AMDGPU_GEM_CREATE: ENOMEM (12)");
+    // A size the VA space cannot hold never reaches the kernel.
+    CHECK(hipMalloc(&p, ~size_t(0)) == hipErrorOutOfMemory);
+    // The failures left nothing behind: a normal allocation still works.
+    HIP_CHECK(hipMalloc(&p, 4096));
+    HIP_CHECK(hipFree(p));
+}
+
+TEST_CASE("device info reports the SDMA IP version and PCI identity", "[spec][device]") {
+    for (int d = 0; d < device_count(); ++d) {
+        peerDeviceInfo info{};
+        HIP_CHECK(peerGetDeviceInfo(d, &info));
+        CHECK(info.sdma_major >= 4u);
+        CHECK(info.sdma_major <= 7u);
+        CHECK(info.render_minor >= 128);
+        CHECK(info.pci_device_id != 0u);
+        CHECK(info.vram_bytes > 0u);
+    }
+    peerDeviceInfo info{};
+    CHECK(peerGetDeviceInfo(-1, &info) == hipErrorInvalidDevice);
+    CHECK(peerGetDeviceInfo(0, nullptr) == hipErrorInvalidValue);
 }
