@@ -82,6 +82,19 @@ class CaseExpander {
         for (const auto &a : case_.axes) {
             Choices ch;
             ch.axis = &a;
+            if (a.kind == AxisKind::machine) {
+                const bool want_devices = a.selector == "has_devices";
+                if ((topo_.device_count > 0) != want_devices) {
+                    skipped(base + "/machine=" + a.selector,
+                            std::string("runs only on a machine ") +
+                                (want_devices ? "with at least one device" : "without any device") +
+                                "; this one has " + std::to_string(topo_.device_count));
+                    return;
+                }
+                ch.texts.push_back(a.selector);
+                axes.push_back(std::move(ch));
+                continue;
+            }
             if (a.kind == AxisKind::pair || a.kind == AxisKind::device ||
                 a.kind == AxisKind::triple) {
                 ch.tuples = select(topo_, a.selector).value_or(std::vector<DeviceTuple>{});
@@ -177,6 +190,7 @@ class CaseExpander {
             const Axis &a = *axes[ax].axis;
             const size_t v = static_cast<size_t>(row[ax]);
             in.params.emplace_back(a.name, axes[ax].texts[v]);
+            if (a.kind == AxisKind::machine) continue; // binds nothing
             if (!axes[ax].tuples.empty()) {
                 const DeviceTuple &t = axes[ax].tuples[v];
                 in.numbers["a"] = t.a;

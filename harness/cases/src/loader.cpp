@@ -21,6 +21,7 @@ constexpr const char *kPairSelectors[] = {"all_pairs",    "distinct_pairs", "sel
 constexpr const char *kDeviceSelectors[] = {"all_devices"};
 constexpr const char *kTripleSelectors[] = {"peer_capable_with_third"};
 constexpr const char *kPeerModes[] = {"enabled", "disabled", "reverse_only"};
+constexpr const char *kMachineSelectors[] = {"has_devices", "no_devices"};
 constexpr const char *kStepModifiers[] = {"expect", "doc", "when"};
 
 const char *type_name(const YAML::Node &n) {
@@ -291,6 +292,19 @@ class FileLoader {
                 continue;
             }
             const YAML::Node v = it->second; // a copy: *it is a temporary proxy
+            if (a.name == "machine") {
+                a.kind = AxisKind::machine;
+                if (!expect_scalar(v, "a machine selector", a.at)) continue;
+                if (!contains(kMachineSelectors, v.Scalar())) {
+                    error(at(v), "unknown selector '" + v.Scalar() +
+                                     "' for axis machine: expected one of " +
+                                     join(kMachineSelectors));
+                    continue;
+                }
+                a.selector = v.Scalar();
+                c.axes.push_back(std::move(a));
+                continue;
+            }
             if (a.name == "pair" || a.name == "device" || a.name == "triple") {
                 a.kind = a.name == "pair"     ? AxisKind::pair
                          : a.name == "device" ? AxisKind::device

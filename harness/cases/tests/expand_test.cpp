@@ -181,3 +181,27 @@ cases:
     REQUIRE(ex.errors.size() == 1);
     CHECK(ex.errors[0].message.find("expected a size >= 0") != std::string::npos);
 }
+
+TEST_CASE("machine axis: a case for machines with or without devices", "[expand]") {
+    auto suites = load(R"(suite: s
+cases:
+  - name: none
+    matrix: { machine: no_devices }
+    steps:
+      - get_device_count: { expect_value: 0 }
+        expect: hipErrorNoDevice
+  - name: some
+    matrix: { machine: has_devices }
+    steps:
+      - get_device_count: { expect_value: topology }
+)");
+    auto empty = expand(suites, Topology::make(0), {});
+    REQUIRE(empty.instances.size() == 2);
+    CHECK(empty.instances[0].name == "s/none/machine=no_devices");
+    CHECK(empty.instances[0].skip_reason.empty());
+    CHECK(empty.instances[1].name == "s/some/machine=has_devices");
+    CHECK(empty.instances[1].skip_reason.find("at least one device") != std::string::npos);
+    auto two = expand(suites, machine(), {});
+    CHECK_FALSE(two.instances[0].skip_reason.empty());
+    CHECK(two.instances[1].skip_reason.empty());
+}

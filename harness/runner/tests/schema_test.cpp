@@ -71,6 +71,8 @@ TEST_CASE("the schema's HIP names and selectors are the loader's", "[schema]") {
         want.insert(c.name);
     CHECK(names == want);
     Topology t = Topology::make(2);
+    CHECK(s["definitions"]["matrix"]["properties"]["machine"]["enum"] ==
+          nlohmann::json({"has_devices", "no_devices"}));
     for (const char *axis : {"pair", "device", "triple"})
         for (const auto &sel : s["definitions"]["matrix"]["properties"][axis]["enum"]) {
             INFO(sel);

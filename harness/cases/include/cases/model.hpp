@@ -80,6 +80,7 @@ enum class AxisKind {
     device,    // binds $a: one device chosen by a selector
     triple,    // binds $a, $b, $c: a peer-capable a->b and a third device c
     peer_mode, // enabled | disabled | reverse_only, constrained by the pair
+    machine,   // has_devices | no_devices: the instance exists only on such a machine
     values,    // any other name: a list of expressions or words
 };
 
