@@ -2,6 +2,7 @@
 
 #include <amdgpu_drm.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -11,6 +12,15 @@ Status Queue::create(Device &dev, VaAllocator &va, std::unique_ptr<Queue> &out) 
     std::unique_ptr<Queue> q(new Queue());
     q->dev_ = &dev;
     q->va_alloc_ = &va;
+    // IB starts: slot bases are multiples of kSlotBytes, which must satisfy
+    // HW_IP_INFO's ib_start_alignment and the ring's 32-byte IB base rule
+    // (sdma_vN_ring_emit_ib drops the low 5 bits). IB sizes: a multiple of
+    // 8 dwords (as sdma_vN_ring_pad_ib) and of ib_size_alignment.
+    const uint32_t start_align = std::max<uint32_t>(dev.info().ib_start_alignment, 32);
+    if (kSlotBytes % start_align != 0)
+        return Status::fail(EINVAL, "HW_IP_INFO(ib_start_alignment)");
+    q->pad_dw_ = std::max<uint32_t>(8, dev.info().ib_size_alignment / 4);
+    if (q->pad_dw_ & (q->pad_dw_ - 1)) return Status::fail(EINVAL, "HW_IP_INFO(ib_size_alignment)");
     if (Status s =
             Status::from_ret(amdgpu_cs_ctx_create(dev.handle(), &q->ctx_), "AMDGPU_CTX(ALLOC)");
         !s)
@@ -46,9 +56,9 @@ Queue::~Queue() {
 
 Status Queue::submit(std::span<const uint32_t> ib, std::span<const uint32_t> bo_handles,
                      uint64_t &seq) {
-    // Pad to 8 dwords with single NOPs (op 0): valid on every generation and
-    // independent of the burst-NOP firmware feature.
-    const size_t padded = (ib.size() + 7) & ~size_t(7);
+    // Pad with single NOPs (op 0): valid on every generation and independent
+    // of the burst-NOP firmware feature.
+    const size_t padded = (ib.size() + pad_dw_ - 1) & ~size_t(pad_dw_ - 1);
     if (ib.empty() || padded * 4 > kSlotBytes) return Status::fail(E2BIG, "ib_slot");
 
     std::lock_guard lock(mu_);

@@ -1,9 +1,9 @@
 // SDMA submission on one device: a context, a pool of IB slots in a GTT BO
 // mapped in the device's VM, CS with an inline BO list, and fence waits.
 //
-// IBs follow amdgpu-kernel-facts.md §3.4: the slot base is aligned to
-// max(ib_start_alignment, 256) bytes (so the 32-byte IB base rule holds) and
-// the IB is padded with NOPs to 8 dwords. The kernel neither pads nor checks
+// IBs follow amdgpu-kernel-facts.md §3.4: slot bases honour HW_IP_INFO's
+// ib_start_alignment and the 32-byte IB base rule, and each IB is padded with
+// NOPs to a multiple of 8 dwords and of ib_size_alignment. The kernel neither pads nor checks
 // user IBs, so this is the harness's own discipline, not a kernel rule.
 #pragma once
 
@@ -61,6 +61,7 @@ class Queue {
     uint32_t next_slot_ = 0;
     uint64_t slot_seq_[kSlots] = {};
     uint64_t timeout_ns_ = 20ull * 1000 * 1000 * 1000;
+    uint32_t pad_dw_ = 8; // IB length multiple, in dwords
 };
 
 } // namespace kmd
