@@ -42,6 +42,10 @@ int main(int argc, char **argv) {
     add_case_options(run, s, depth);
     run->add_option("--results", s.results_dir, "results directory (journal, logs, junit.xml)");
     run->add_option("--timeout", s.timeout_s, "per-instance timeout in seconds (default 60)");
+    run->add_option("--jobs,-j", s.jobs,
+                    "instances running at once, each in its own process (default 1; they share "
+                    "the GPUs; on amdgpu-sim keep 1: forked processes share its device memory)")
+        ->check(CLI::Range(1, 256));
     run->add_flag("--resume", s.resume, "continue the interrupted run in --results");
     run->add_flag("--overwrite", s.overwrite, "replace a previous run in --results");
     run->add_flag("--allow-disruptive", s.allow_disruptive,

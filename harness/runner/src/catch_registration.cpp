@@ -59,10 +59,13 @@ bool CatchSession::listing_only() const {
     return c.listTests || c.listTestNamesOnly || c.listTags || c.listReporters || c.showHelp;
 }
 
-size_t CatchSession::count_selected() {
+std::vector<std::string> CatchSession::selected_names() {
     auto &config = session_->config();
-    return Catch::filterTests(Catch::getAllTestCasesSorted(config), config.testSpec(), config)
-        .size();
+    std::vector<std::string> names;
+    for (const auto &t :
+         Catch::filterTests(Catch::getAllTestCasesSorted(config), config.testSpec(), config))
+        names.push_back(t.getTestCaseInfo().name);
+    return names;
 }
 
 int CatchSession::run() {

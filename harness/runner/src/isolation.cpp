@@ -1,5 +1,6 @@
 #include "runner/isolation.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -77,20 +78,23 @@ KillDecision next_kill_signal(double elapsed_s, double limit_s, int signals_sent
     return {};
 }
 
-ChildOutcome run_isolated(const std::function<std::string()> &work, double timeout_s,
-                          const std::string &log_path) {
-    using clock = std::chrono::steady_clock;
-    ChildOutcome out;
+IsolatedChild::IsolatedChild(const std::function<std::string()> &work, double timeout_s,
+                             const std::string &log_path)
+    : timeout_s_(timeout_s) {
     int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0) return out;
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+        reaped_ = eof_ = true; // outcome stays spawn_failed
+        return;
+    }
     std::fflush(nullptr); // nothing buffered may be written twice (IGT-6)
-    const auto start = clock::now();
+    start_ = last_signal_ = std::chrono::steady_clock::now();
     const pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         ::close(fds[0]);
         ::close(fds[1]);
-        return out;
+        reaped_ = eof_ = true;
+        return;
     }
     if (pid == 0) {
         ::close(fds[0]);
@@ -98,67 +102,86 @@ ChildOutcome run_isolated(const std::function<std::string()> &work, double timeo
     }
     setpgid(pid, pid); // also from the parent: no race with the child's own call
     ::close(fds[1]);
+    fd_ = fds[0];
+    pid_ = pid;
+}
 
-    auto seconds = [&](clock::time_point t) {
+IsolatedChild::~IsolatedChild() {
+    if (!reaped_ && pid_ > 0) {
+        kill(-pid_, SIGKILL);
+        int status = 0;
+        waitpid(pid_, &status, 0);
+    }
+    if (fd_ >= 0) ::close(fd_);
+}
+
+bool IsolatedChild::poll(int wait_ms) {
+    using clock = std::chrono::steady_clock;
+    if (reaped_) return true;
+    auto seconds = [](clock::time_point t) {
         return std::chrono::duration<double>(clock::now() - t).count();
     };
-    int signals_sent = 0;
-    auto last_signal = start;
-    bool eof = false;
+    if (!eof_) {
+        pollfd p{fd_, POLLIN, 0};
+        if (::poll(&p, 1, wait_ms) > 0) {
+            char buf[65536];
+            ssize_t n = ::read(fd_, buf, sizeof buf);
+            if (n > 0)
+                out_.payload.append(buf, static_cast<size_t>(n));
+            else if (n == 0 || errno != EINTR)
+                eof_ = true;
+        }
+    } else if (wait_ms > 0) {
+        usleep(static_cast<useconds_t>(std::min(wait_ms, 10)) * 1000);
+    }
     int status = 0;
-    bool reaped = false;
-    while (!reaped) {
-        if (!eof) {
-            pollfd p{fds[0], POLLIN, 0};
-            int r = poll(&p, 1, 50);
-            if (r > 0) {
-                char buf[65536];
-                ssize_t n = ::read(fds[0], buf, sizeof buf);
-                if (n > 0)
-                    out.payload.append(buf, static_cast<size_t>(n));
-                else if (n == 0 || errno != EINTR)
-                    eof = true;
-            }
-        } else {
-            usleep(10000);
-        }
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid) {
-            reaped = true;
-            break;
-        }
-        KillDecision k =
-            next_kill_signal(seconds(start), timeout_s, signals_sent, seconds(last_signal), 2.0);
-        if (k.signal) {
-            kill(-pid, k.signal);
-            ++signals_sent;
-            last_signal = clock::now();
-        }
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        finish(status);
+        return true;
     }
+    KillDecision k =
+        next_kill_signal(seconds(start_), timeout_s_, signals_sent_, seconds(last_signal_), 2.0);
+    if (k.signal) {
+        kill(-pid_, k.signal);
+        ++signals_sent_;
+        last_signal_ = clock::now();
+    }
+    return false;
+}
+
+void IsolatedChild::finish(int status) {
+    reaped_ = true;
     // Drain what the child wrote before exiting.
-    while (!eof) {
+    while (!eof_) {
         char buf[65536];
-        ssize_t n = ::read(fds[0], buf, sizeof buf);
+        ssize_t n = ::read(fd_, buf, sizeof buf);
         if (n > 0)
-            out.payload.append(buf, static_cast<size_t>(n));
+            out_.payload.append(buf, static_cast<size_t>(n));
         else
-            eof = true;
+            eof_ = true;
     }
-    ::close(fds[0]);
-    out.duration_s = seconds(start);
-    if (signals_sent > 0) {
-        out.kind = ChildOutcome::Kind::timed_out;
+    out_.duration_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (signals_sent_ > 0) {
+        out_.kind = ChildOutcome::Kind::timed_out;
     } else if (WIFSIGNALED(status)) {
-        out.kind = ChildOutcome::Kind::crashed;
-        out.signal = WTERMSIG(status);
-    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !out.payload.empty()) {
-        out.kind = ChildOutcome::Kind::finished;
-        out.exit_code = 0;
+        out_.kind = ChildOutcome::Kind::crashed;
+        out_.signal = WTERMSIG(status);
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !out_.payload.empty()) {
+        out_.kind = ChildOutcome::Kind::finished;
+        out_.exit_code = 0;
     } else {
-        out.kind = ChildOutcome::Kind::crashed;
-        out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        out_.kind = ChildOutcome::Kind::crashed;
+        out_.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     }
-    return out;
+}
+
+ChildOutcome run_isolated(const std::function<std::string()> &work, double timeout_s,
+                          const std::string &log_path) {
+    IsolatedChild child(work, timeout_s, log_path);
+    while (!child.poll(50)) {
+    }
+    return child.outcome();
 }
 
 } // namespace harness::runner

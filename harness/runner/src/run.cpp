@@ -8,7 +8,9 @@
 #include "runner/catch_registration.hpp"
 #include "runner/coverage.hpp"
 #include "runner/executor.hpp"
+#include "runner/instance_runner.hpp"
 #include "runner/isolation.hpp"
+#include "runner/plan.hpp"
 #include "runner/progress.hpp"
 #include "runner/results_dir.hpp"
 #include "runner/topology_probe.hpp"
@@ -29,185 +31,6 @@ using report::InstanceRecord;
 using report::Status;
 
 namespace {
-
-constexpr const char *kDisruptiveReason =
-    "disruptive (provokes VM faults, hangs or resets): on real hardware it runs only with "
-    "--allow-disruptive";
-
-void print_diagnostics(const cases::Diagnostics &d) {
-    for (const auto &e : d)
-        std::cerr << e.to_string() << "\n";
-}
-
-// Loading, topology and expansion: everything a command needs before it can
-// run or list anything. On failure the diagnostics are printed.
-struct Plan {
-    std::vector<cases::Suite> suites;
-    cases::Topology topology;
-    std::vector<cases::Instance> instances;
-};
-
-std::optional<Plan> make_plan(const RunSettings &s, const cases::Topology *saved) {
-    Plan p;
-    cases::LoadResult loaded = cases::load_paths(s.case_paths);
-    if (!loaded.ok()) {
-        print_diagnostics(loaded.errors);
-        std::cerr << loaded.errors.size() << " error(s) in case files; nothing was run\n";
-        return std::nullopt;
-    }
-    p.suites = std::move(loaded.suites);
-    if (saved) {
-        p.topology = *saved;
-    } else {
-        auto t = probe_topology(30);
-        if (auto *e = std::get_if<std::string>(&t)) {
-            std::cerr << "peer-harness: cannot read the machine's topology: " << *e << "\n";
-            return std::nullopt;
-        }
-        p.topology = std::get<cases::Topology>(t);
-    }
-    cases::Expansion ex = cases::expand(p.suites, p.topology, {s.depth, s.seed});
-    if (!ex.errors.empty()) {
-        print_diagnostics(ex.errors);
-        std::cerr << ex.errors.size() << " error(s) expanding case files; nothing was run\n";
-        return std::nullopt;
-    }
-    p.instances = std::move(ex.instances);
-    // A developer's desktop GPU is never faulted or reset by surprise.
-    if (!s.on_simulator && !s.allow_disruptive) {
-        for (auto &in : p.instances) {
-            if (in.disruptive && in.skip_reason.empty()) {
-                in.skip_reason = kDisruptiveReason;
-                in.tags.push_back("skipped");
-            }
-        }
-    }
-    return p;
-}
-
-// Runs one instance (or replays its recorded result) inside Catch2's test
-// context: the journal line is written first, then Catch2 is told.
-class InstanceRunner {
-  public:
-    InstanceRunner(const RunSettings &s, const Plan &p, report::JournalWriter *journal,
-                   const std::map<std::string, InstanceRecord> *previous, Progress *progress)
-        : s_(s), plan_(p), journal_(journal), previous_(previous), progress_(progress) {}
-
-    void operator()(size_t index) {
-        const cases::Instance &in = plan_.instances[index];
-        InstanceRecord r;
-        if (previous_) {
-            if (auto it = previous_->find(in.name); it != previous_->end()) {
-                // Already on disk: never rerun (a crash is final, IGT-4).
-                tell_catch(it->second, true);
-                return;
-            }
-        }
-        r.index = static_cast<int>(index) + 1;
-        r.name = in.name;
-        r.suite = in.suite->name;
-        r.kase = in.kase->name;
-        r.params = in.params;
-        if (!in.skip_reason.empty()) {
-            r.status = Status::skip;
-            r.reason = in.skip_reason;
-        } else if (journal_) {
-            write(journal_->start(r.index, r.name));
-            execute(in, r);
-        } else {
-            execute(in, r);
-        }
-        if (journal_) write(journal_->end(r));
-        if (progress_) progress_->update(in.name, !report::is_success(r.status));
-        tell_catch(r, false);
-    }
-
-  private:
-    const RunSettings &s_;
-    const Plan &plan_;
-    report::JournalWriter *journal_;
-    const std::map<std::string, InstanceRecord> *previous_;
-    Progress *progress_;
-
-    static void write(const std::string &err) {
-        if (!err.empty()) std::cerr << "peer-harness: " << err << "\n";
-    }
-
-    void execute(const cases::Instance &in, InstanceRecord &r) {
-        std::string log_rel, log_abs;
-        if (!s_.results_dir.empty()) {
-            log_rel = fmt::format("{}/{:05}.log", report::tokens::kLogsDir, r.index);
-            log_abs = (fs::path(s_.results_dir) / log_rel).string();
-        }
-        const cases::Topology &topo = plan_.topology;
-        ChildOutcome o =
-            run_isolated([&] { return execute_instance(in, topo).dump(); }, s_.timeout_s, log_abs);
-        r.duration_s = o.duration_s;
-        std::error_code ec;
-        if (!log_abs.empty()) {
-            if (fs::exists(log_abs, ec) && fs::file_size(log_abs, ec) > 0)
-                r.log = log_rel;
-            else
-                fs::remove(log_abs, ec);
-        }
-        switch (o.kind) {
-        case ChildOutcome::Kind::finished: {
-            auto j = nlohmann::json::parse(o.payload, nullptr, false);
-            if (j.is_discarded() || !j.is_object()) {
-                r.status = Status::crash;
-                r.reason = "the instance's process sent an unreadable result";
-                return;
-            }
-            r.status = j.value("status", "") == "pass" ? Status::pass : Status::fail;
-            for (const auto &f : j.value("failures", nlohmann::json::array()))
-                r.failures.push_back({f.value("step", 0), f.value("file", ""), f.value("line", 0),
-                                      f.value("message", ""), f.value("doc", "")});
-            for (const auto &k : j.value("kernel_errors", nlohmann::json::array()))
-                r.kernel_errors.push_back(k.get<std::string>());
-            if (!r.failures.empty()) r.reason = r.failures.front().message;
-            return;
-        }
-        case ChildOutcome::Kind::timed_out:
-            r.status = Status::timeout;
-            r.reason =
-                fmt::format("no result within {} s (per-instance timeout); killed", s_.timeout_s);
-            return;
-        case ChildOutcome::Kind::crashed:
-        case ChildOutcome::Kind::spawn_failed:
-            r.status = Status::crash;
-            r.reason = o.describe();
-            return;
-        }
-    }
-
-    void tell_catch(const InstanceRecord &r, bool replayed) const {
-        // UNSCOPED_INFO: these messages must outlive the if/for that adds them.
-        if (replayed)
-            UNSCOPED_INFO("result recorded by the interrupted run (--resume does not rerun)");
-        if (!r.log.empty())
-            UNSCOPED_INFO("output: " << (fs::path(s_.results_dir) / r.log).string());
-        for (const auto &k : r.kernel_errors)
-            UNSCOPED_INFO("kernel: " << k);
-        switch (r.status) {
-        case Status::pass:
-            SUCCEED();
-            break;
-        case Status::skip:
-            WARN("SKIPPED: " << r.reason);
-            break;
-        case Status::fail:
-            for (const auto &f : r.failures) {
-                if (!f.doc.empty()) UNSCOPED_INFO("documented: " << f.doc);
-                FAIL_CHECK(f.file << ":" << f.line << ": step " << f.step << ": " << f.message);
-            }
-            if (r.failures.empty()) FAIL_CHECK(r.reason);
-            break;
-        default:
-            FAIL_CHECK(report::status_name(r.status) << ": " << r.reason);
-            break;
-        }
-    }
-};
 
 void write_derived(const std::string &dir, const std::vector<InstanceRecord> &recs,
                    const std::string &summary) {
@@ -238,6 +61,7 @@ int run_command(RunSettings s) {
         s = saved->settings;
         s.resume = true;
         s.timeout_s = asked.timeout_s;
+        s.jobs = asked.jobs;
         if (!asked.catch_args.empty()) s.catch_args = asked.catch_args;
     }
     auto plan = make_plan(s, saved ? &saved->topology : nullptr);
@@ -296,10 +120,14 @@ int run_command(RunSettings s) {
     for (const auto &[name, r] : previous)
         if (r.status == Status::incomplete) journal.end(r);
 
-    Progress progress(static_cast<int>(session.count_selected()), true);
-    InstanceRunner runner(s, *plan, &journal, &previous, &progress);
-    callback = [&runner](size_t i) { runner(i); };
-    session.run();
+    const std::vector<std::string> order = session.selected_names();
+    Progress progress(static_cast<int>(order.size()), true);
+    {
+        InstanceRunner runner(s, *plan, journal, previous, progress, order);
+        callback = [&runner](size_t i) { runner(i); };
+        session.run();
+        callback = [](size_t) {};
+    } // the runner waits for anything still running before the journal is read
     progress.finish();
 
     report::JournalState st = report::read_journal(journal_path);

@@ -13,6 +13,7 @@ nlohmann::json settings_to_json(const RunSettings &s) {
             {"depth", cases::depth_name(s.depth)},
             {"seed", s.seed},
             {"timeout_s", s.timeout_s},
+            {"jobs", s.jobs},
             {"allow_disruptive", s.allow_disruptive},
             {"on_simulator", s.on_simulator},
             {"machine", s.machine},
@@ -37,6 +38,7 @@ std::optional<RunSettings> settings_from_json(const nlohmann::json &j, std::stri
         s.depth = depth == "quick" ? cases::Depth::quick : cases::Depth::full;
         s.seed = j.at("seed").get<uint64_t>();
         s.timeout_s = j.at("timeout_s").get<double>();
+        s.jobs = j.value("jobs", 1);
         s.allow_disruptive = j.at("allow_disruptive").get<bool>();
         s.on_simulator = j.at("on_simulator").get<bool>();
         s.machine = j.at("machine").get<std::string>();

@@ -118,6 +118,28 @@ TEST_CASE("a crash, a hang and an abort are recorded and the run goes on", "[iso
     CHECK(fail.failures[0].doc == "a step that fails on purpose");
 }
 
+TEST_CASE("with --jobs 2 the same statuses are recorded, reported in order", "[isolation]") {
+    TempDir d;
+    fs::path results = d.path / "r";
+    Ran r = run({"run", "--cases", RUNNER_TEST_DATA "/selftest.yaml", "--results", results.string(),
+                 "--timeout", "1", "--jobs", "2"},
+                d.path);
+    INFO(r.output);
+    CHECK(r.code == 1);
+    auto st = statuses(results);
+    CHECK(st.size() == 8);
+    CHECK(st["selftest/crash"] == Status::crash);
+    CHECK(st["selftest/hang"] == Status::timeout);
+    CHECK(st["selftest/abort"] == Status::crash);
+    CHECK(st["selftest/fail"] == Status::fail);
+    CHECK(st["selftest/pass-c/n=2"] == Status::pass);
+    // Catch2 still reports in declaration order: crash before hang before abort.
+    size_t crash = r.output.find("selftest/crash\n"), hang = r.output.find("selftest/hang\n"),
+           abort = r.output.find("selftest/abort\n");
+    CHECK(crash < hang);
+    CHECK(hang < abort);
+}
+
 TEST_CASE("a killed run resumes without rerunning what was started", "[resume]") {
     TempDir d;
     fs::path results = d.path / "r";

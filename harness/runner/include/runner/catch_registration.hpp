@@ -40,8 +40,8 @@ class CatchSession {
     int apply_command_line(const std::vector<std::string> &args_without_argv0);
     // --list-*, --help: the session prints and runs nothing.
     bool listing_only() const;
-    // How many registered tests the test specs select.
-    size_t count_selected();
+    // Names of the registered tests the test specs select, in run order.
+    std::vector<std::string> selected_names();
     // Number of failed test cases, as Catch2 counts them.
     int run();
 

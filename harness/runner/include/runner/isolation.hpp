@@ -5,6 +5,7 @@
 // file. It sends its result back as a string over a pipe.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -29,8 +30,35 @@ struct KillDecision {
 KillDecision next_kill_signal(double elapsed_s, double limit_s, int signals_sent,
                               double since_last_signal_s, double grace_s);
 
-// Runs `work` in a child. `work` returns the payload; the child exits 0 after
-// sending it. `log_path` empty keeps the parent's stdout/stderr.
+// One child running `work`. `work` returns the payload; the child exits 0
+// after sending it. `log_path` empty keeps the parent's stdout/stderr. Several
+// may run at once (--jobs); each is polled without blocking the others.
+class IsolatedChild {
+  public:
+    IsolatedChild(const std::function<std::string()> &work, double timeout_s,
+                  const std::string &log_path);
+    // A child still running is killed (SIGKILL to its group) and reaped.
+    ~IsolatedChild();
+    IsolatedChild(const IsolatedChild &) = delete;
+    IsolatedChild &operator=(const IsolatedChild &) = delete;
+
+    // Reads output, reaps, applies the kill policy; waits at most `wait_ms`.
+    // True once the child is gone and outcome() is final.
+    bool poll(int wait_ms);
+    const ChildOutcome &outcome() const { return out_; }
+
+  private:
+    ChildOutcome out_;
+    int fd_ = -1;
+    int pid_ = -1;
+    double timeout_s_;
+    int signals_sent_ = 0;
+    bool eof_ = false, reaped_ = false;
+    std::chrono::steady_clock::time_point start_, last_signal_;
+    void finish(int status);
+};
+
+// Runs `work` in a child and waits for it.
 ChildOutcome run_isolated(const std::function<std::string()> &work, double timeout_s,
                           const std::string &log_path);
 

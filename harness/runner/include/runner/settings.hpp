@@ -19,6 +19,7 @@ struct RunSettings {
     cases::Depth depth = cases::Depth::quick;
     uint64_t seed = 1;
     double timeout_s = 60; // per instance
+    int jobs = 1;          // instances running at once (1 on real hardware unless asked)
     bool resume = false;
     bool overwrite = false;
     bool allow_disruptive = false; // real hardware: run cases that fault/hang/reset on purpose

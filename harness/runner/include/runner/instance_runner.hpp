@@ -1,0 +1,61 @@
+// Runs instances as Catch2 asks for them, each in its own child process, up
+// to `jobs` at once: when Catch2 asks for instance i, the runner keeps the
+// next selected instances (in Catch2's own order) running in the background,
+// so two cores are used while Catch2 still reports one test at a time, in
+// order, from its main thread (C2-6). Every start and end is journaled as it
+// happens; a result already on disk (resume) is replayed, never rerun.
+#pragma once
+
+#include "report/journal.hpp"
+#include "runner/isolation.hpp"
+#include "runner/plan.hpp"
+#include "runner/progress.hpp"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace harness::runner {
+
+class InstanceRunner {
+  public:
+    // `order`: names of the selected instances in the order Catch2 will ask.
+    InstanceRunner(const RunSettings &s, const Plan &p, report::JournalWriter &journal,
+                   const std::map<std::string, report::InstanceRecord> &previous,
+                   Progress &progress, const std::vector<std::string> &order);
+    // Waits for instances still running (started ones are always journaled).
+    ~InstanceRunner();
+
+    void operator()(size_t index); // called by Catch2 for each selected instance
+
+  private:
+    struct Running {
+        size_t index;
+        report::InstanceRecord record;
+        std::string log_rel, log_abs;
+        std::unique_ptr<IsolatedChild> child;
+    };
+
+    const RunSettings &s_;
+    const Plan &plan_;
+    report::JournalWriter &journal_;
+    const std::map<std::string, report::InstanceRecord> &previous_;
+    Progress &progress_;
+    std::vector<size_t> order_;
+    size_t next_ = 0;
+    std::vector<Running> running_;
+    std::vector<bool> launched_;
+    std::map<size_t, report::InstanceRecord> done_;
+
+    bool needs_child(size_t index) const;
+    void launch(size_t index);
+    void fill();
+    void poll_all();
+    void finish(Running &r);
+    report::InstanceRecord blank_record(size_t index) const;
+    void tell_catch(const report::InstanceRecord &r, bool replayed) const;
+};
+
+} // namespace harness::runner

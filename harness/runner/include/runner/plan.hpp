@@ -1,0 +1,26 @@
+// What every command needs before it can run or list anything: the loaded
+// suites, the machine's topology and the expanded instances, with the
+// disruptive policy applied. Diagnostics are printed; nullopt means exit 2.
+#pragma once
+
+#include "cases/expand.hpp"
+#include "cases/topology.hpp"
+#include "runner/settings.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace harness::runner {
+
+struct Plan {
+    std::vector<cases::Suite> suites;
+    cases::Topology topology;
+    std::vector<cases::Instance> instances;
+};
+
+// `saved`: the topology a resumed run was expanded over (no probe then).
+std::optional<Plan> make_plan(const RunSettings &s, const cases::Topology *saved);
+
+void print_diagnostics(const cases::Diagnostics &d);
+
+} // namespace harness::runner
