@@ -203,6 +203,30 @@ TEST_CASE("Catch2 options keep working: test specs, listing, reporters", "[catch
     CHECK(statuses(d.path / "r").size() == 4);
 }
 
+TEST_CASE("disruptive cases need an explicit opt-in outside the simulator", "[disruptive]") {
+    TempDir d;
+    if (getenv("LD_PRELOAD") || getenv("PEER_HARNESS_SIMULATOR")) {
+        // Under amdgpu-sim disruptive cases always run; this test is about
+        // real hardware, so it must be started outside the simulator.
+        FAIL("run this test outside amdgpu-sim");
+    }
+    Ran skipped = run({"run", "--cases", RUNNER_TEST_DATA "/disruptive.yaml", "--results",
+                       (d.path / "a").string()},
+                      d.path);
+    CHECK(skipped.code == 0);
+    auto a = records_of(read_journal((d.path / "a" / "results.jsonl").string()));
+    REQUIRE(a.size() == 1);
+    CHECK(a[0].status == Status::skip);
+    CHECK(a[0].reason.find("--allow-disruptive") != std::string::npos);
+
+    run({"run", "--cases", RUNNER_TEST_DATA "/disruptive.yaml", "--results",
+         (d.path / "b").string(), "--allow-disruptive"},
+        d.path);
+    auto b = records_of(read_journal((d.path / "b" / "results.jsonl").string()));
+    REQUIRE(b.size() == 1);
+    CHECK(b[0].status != Status::skip); // it ran (and, with no device here, did not fault)
+}
+
 TEST_CASE("a bad case file stops the run with file:line:col and exit code 2", "[loader]") {
     TempDir d;
     Ran r = run({"run", "--cases", RUNNER_TEST_DATA "/bad-expect.yaml", "--results",
