@@ -40,7 +40,9 @@ int main(int argc, char **argv) {
     CLI::App *run = app.add_subcommand(
         "run", "run case instances; other arguments go to Catch2 (test specs, -r, -o, -l, ...)");
     add_case_options(run, s, depth);
-    run->add_option("--results", s.results_dir, "results directory (journal, logs, junit.xml)");
+    run->add_option(
+        "--results", s.results_dir,
+        "results directory (journal, logs, junit.xml); default ./peer-results/<UTC time>");
     run->add_option("--timeout", s.timeout_s, "per-instance timeout in seconds (default 60)");
     run->add_option("--jobs,-j", s.jobs,
                     "instances running at once, each in its own process (default 1; they share "

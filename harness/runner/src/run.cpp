@@ -20,6 +20,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -88,8 +89,11 @@ int run_command(RunSettings s) {
         return 0;
     }
     if (s.results_dir.empty()) {
-        std::cerr << "peer-harness: run needs --results DIR (where the journal is written)\n";
-        return 2;
+        // A fresh, dated directory: a run never overwrites an earlier one by default.
+        char stamp[32];
+        std::time_t now = std::time(nullptr);
+        std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", std::gmtime(&now));
+        s.results_dir = (fs::current_path() / "peer-results" / stamp).string();
     }
 
     std::map<std::string, InstanceRecord> previous;
