@@ -17,7 +17,9 @@ namespace {
 
 void add_case_options(CLI::App *sub, RunSettings &s, std::string &depth) {
     sub->add_option("--cases", s.case_paths,
-                    "case file or directory of *.yaml (repeatable; default: the default suite)");
+                    "case file or directory of *.yaml (repeatable; default: the default suite)")
+        ->allow_extra_args(false) // one path per --cases: test specs may follow
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     sub->add_option("--machine", s.machine,
                     "run under amdgpu-sim with this simulated machine (name in fixtures/machines "
                     "or a file)");

@@ -190,8 +190,10 @@ TEST_CASE("Catch2 options keep working: test specs, listing, reporters", "[catch
     CHECK(l.code == 0);
     CHECK(l.output.find("selftest/pass-c/n=2") != std::string::npos);
     fs::path junit = d.path / "out.xml";
-    Ran j = run({"run", "--cases", RUNNER_TEST_DATA "/selftest.yaml", "--results",
-                 (d.path / "r").string(), "selftest/pass-*", "-r", "junit", "-o", junit.string()},
+    // A test spec right after --cases is a test spec, not a second case path.
+    Ran j = run({"run", "--results", (d.path / "r").string(), "--cases",
+                 RUNNER_TEST_DATA "/selftest.yaml", "selftest/pass-*", "-r", "junit", "-o",
+                 junit.string()},
                 d.path);
     INFO(j.output);
     CHECK(j.code == 0);
