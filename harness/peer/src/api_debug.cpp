@@ -112,3 +112,26 @@ extern "C" int peerOwnerDevice(const void *ptr) {
     const auto *e = rt.table.find(addr(ptr));
     return e ? e->owner : -1;
 }
+
+extern "C" hipError_t peerSetCopyPacketMax(int device, size_t bytes) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (!rt->valid(device)) return hipErrorInvalidDevice;
+    PeerDevice &d = rt->device(device);
+    if (bytes == 0) {
+        d.packet_max = default_packet_max(d.dev->info().sdma_major, d.dev->info().sdma_minor);
+        return hipSuccess;
+    }
+    if (bytes > sdma::limits(d.gen).copy_max_bytes) return hipErrorInvalidValue;
+    d.packet_max = bytes;
+    return hipSuccess;
+}
+
+extern "C" hipError_t peerGetCopyPacketMax(int device, size_t *bytes) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (!bytes) return hipErrorInvalidValue;
+    if (!rt->valid(device)) return hipErrorInvalidDevice;
+    *bytes = rt->device(device).packet_max.load();
+    return hipSuccess;
+}

@@ -20,7 +20,7 @@ hipError_t fail(const kmd::Status &s) {
 hipError_t copy_ib(const PeerDevice &d, uint64_t src, uint64_t dst, uint64_t n,
                    std::vector<uint32_t> &ib) {
     ib.clear();
-    if (sdma::copy_linear_split(ib, d.gen, src, dst, n) != sdma::Error::none)
+    if (sdma::copy_linear_split(ib, d.gen, src, dst, n, d.packet_max.load()) != sdma::Error::none)
         return hipErrorInvalidValue;
     return hipSuccess;
 }

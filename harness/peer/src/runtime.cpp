@@ -56,6 +56,7 @@ void Runtime::init() {
             return;
         }
         d->gen = *gen;
+        d->packet_max = default_packet_max(d->dev->info().sdma_major, d->dev->info().sdma_minor);
         // libdrm hands out one amdgpu_device per physical device: if two
         // render nodes come back as the same handle (its fd_compare found no
         // distinguishing primary node), both "devices" would share one VM and
@@ -100,6 +101,13 @@ void Runtime::init() {
         }
     }
     kmsg_ = std::make_unique<kmd::KmsgLog>();
+}
+
+uint64_t default_packet_max(uint32_t sdma_major, uint32_t sdma_minor) {
+    // Mesa's SDMA_V2_0_COPY_MAX_BYTES (0x3fff00) below 5.2; from 5.2 Mesa
+    // allows ~1 GiB, so the kernel's 4 MiB is safe there.
+    const bool v52_or_newer = sdma_major > 5 || (sdma_major == 5 && sdma_minor >= 2);
+    return v52_or_newer ? 0x400000 : 0x3fff00;
 }
 
 const kmd::Link *Runtime::link(int from, int to) const {

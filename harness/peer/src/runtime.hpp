@@ -18,6 +18,7 @@
 #include "peer/hip_peer.h"
 #include "sdma/packets.hpp"
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -48,7 +49,17 @@ struct PeerDevice {
     std::unique_ptr<kmd::Queue> queue;
     sdma::Generation gen = sdma::Generation::v4;
     std::unique_ptr<GttBuffer> staging; // host transfers and raw access
+    // Bytes per COPY_LINEAR packet. The kernel's copy_max_bytes is 4 MiB on
+    // SDMA v4-v7, but Mesa keeps below 0x3fff00 before SDMA 5.2 because of an
+    // undocumented hardware limit on the last 255 bytes of a 2^22-byte count
+    // (amdgpu-kernel-facts.md §3.6). The API's own copies must not depend on
+    // that boundary, so below 5.2 they use Mesa's size; peerSetCopyPacketMax
+    // lets a case probe the boundary on purpose.
+    std::atomic<uint64_t> packet_max{0};
 };
+
+// Default per-packet copy size for an SDMA IP version (see packet_max).
+uint64_t default_packet_max(uint32_t sdma_major, uint32_t sdma_minor);
 
 // One hipMalloc: the owner's BO and mapping, plus an import and mapping per
 // device that enabled access to the owner.

@@ -532,3 +532,27 @@ TEST_CASE("device info reports the SDMA IP version and PCI identity", "[spec][de
     CHECK(peerGetDeviceInfo(-1, &info) == hipErrorInvalidDevice);
     CHECK(peerGetDeviceInfo(0, nullptr) == hipErrorInvalidValue);
 }
+
+TEST_CASE("copy packet size: Mesa's below SDMA 5.2, the kernel's 4 MiB from 5.2, settable",
+          "[spec][packets]") {
+    for (int d = 0; d < device_count(); ++d) {
+        CAPTURE(d);
+        peerDeviceInfo info{};
+        HIP_CHECK(peerGetDeviceInfo(d, &info));
+        const bool v52 = info.sdma_major > 5 || (info.sdma_major == 5 && info.sdma_minor >= 2);
+        size_t max = 0;
+        HIP_CHECK(peerGetCopyPacketMax(d, &max));
+        CHECK(max == (v52 ? size_t(0x400000) : size_t(0x3fff00)));
+        CHECK(peerSetCopyPacketMax(d, 0x400001) == hipErrorInvalidValue);
+        // Probing the kernel's boundary on purpose: 4 MiB packets, bytes still exact.
+        HIP_CHECK(peerSetCopyPacketMax(d, 0x400000));
+        const size_t n = (4u << 20) + 1;
+        DeviceBuffer src(d, n, 91), dst(d, n, 0);
+        HIP_CHECK(hipMemcpyPeer(dst.ptr, d, src.ptr, d, n));
+        CHECK(first_diff(dst.read(0, n), pattern(n, 91)) == -1);
+        HIP_CHECK(peerSetCopyPacketMax(d, 0));
+        HIP_CHECK(peerGetCopyPacketMax(d, &max));
+        CHECK(max == (v52 ? size_t(0x400000) : size_t(0x3fff00)));
+    }
+    CHECK(peerSetCopyPacketMax(-1, 0) == hipErrorInvalidDevice);
+}

@@ -74,6 +74,15 @@ hipError_t peerGetDeviceInfo(int device, peerDeviceInfo *info);
  * (device -> peer), as this library's state says. */
 hipError_t peerIsPeerAccessEnabled(int device, int peer, int *enabled);
 
+/* Bytes per SDMA COPY_LINEAR packet that `device`'s copies use (every path:
+ * peer, host transfers, raw access). Default: 0x3fff00 below SDMA 5.2
+ * (Mesa's limit: the last 255 bytes of a 2^22-byte count are unreliable on
+ * that hardware), 0x400000 (the kernel's copy_max_bytes) from 5.2. Set it to
+ * probe the boundary; 0 restores the default; above the engine's per-packet
+ * maximum -> hipErrorInvalidValue. Process-wide, not per thread. */
+hipError_t peerSetCopyPacketMax(int device, size_t bytes);
+hipError_t peerGetCopyPacketMax(int device, size_t *bytes);
+
 /* Device that owns the allocation containing ptr, or -1. */
 int peerOwnerDevice(const void *ptr);
 
