@@ -123,6 +123,10 @@ Error constant_fill(std::vector<uint32_t> &ib, Generation g, uint64_t dst, uint3
     // fillsize is header bits 30-31 in all three headers
     // (SDMA_PKT_CONSTANT_FILL_HEADER_fillsize_shift 30); the kernel's
     // sdma_vN_emit_fill_buffer leaves it 0 and writes byte_count - 1.
+    // v7: later kernels' sdma_v7_0_emit_fill_buffer also set COMPRESS (bit 16)
+    // for their own clears; these fills are plain linear writes with bit 16
+    // clear, as sdma_v7_0.c in drm-kmod master (6.11). Whether a v7 engine
+    // needs the bit for uncompressed VRAM is UNVERIFIED.
     const uint32_t h = header(kOpConstFill, 0) | static_cast<uint32_t>(size) << 30;
     ib.insert(ib.end(), {h, lo(dst), hi(dst), data, static_cast<uint32_t>(bytes - 1)});
     return Error::none;
