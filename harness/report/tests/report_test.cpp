@@ -123,3 +123,12 @@ TEST_CASE("junit marks skips, failures and crashes and escapes names", "[junit]"
     CHECK(x.find("<error type=\"crash\" message=\"SIGSEGV\">") != std::string::npos);
     CHECK(x.find("message=\"bad &quot;quote&quot;\"") != std::string::npos);
 }
+
+#include "report/csv.hpp"
+
+TEST_CASE("csv is sorted by name, uses deqp-runner's words and quotes when needed", "[csv]") {
+    std::vector<InstanceRecord> rs = {rec(2, "s/b", Status::crash), rec(1, "s/a,x", Status::pass),
+                                      rec(3, "s/c\"q", Status::timeout)};
+    rs[0].duration_s = 1.5;
+    CHECK(render_csv(rs) == "\"s/a,x\",Pass,0.000\ns/b,Crash,1.500\n\"s/c\"\"q\",Timeout,0.000\n");
+}

@@ -1,6 +1,7 @@
 #include "runner/run.hpp"
 
 #include "cases/loader.hpp"
+#include "report/csv.hpp"
 #include "report/journal.hpp"
 #include "report/junit.hpp"
 #include "report/summary.hpp"
@@ -38,6 +39,7 @@ void write_derived(const std::string &dir, const std::vector<InstanceRecord> &re
     std::ofstream(fs::path(dir) / report::tokens::kJunitFile)
         << report::render_junit(recs, "peer-harness");
     std::ofstream(fs::path(dir) / report::tokens::kSummaryFile) << summary;
+    std::ofstream(fs::path(dir) / report::tokens::kCsvFile) << report::render_csv(recs);
 }
 
 } // namespace
@@ -143,8 +145,8 @@ int run_command(RunSettings s) {
     write_derived(s.results_dir, recs, text);
     std::cerr << "\n" << text;
     std::cerr << "results: " << s.results_dir << " (" << report::tokens::kJournalFile << ", "
-              << report::tokens::kJunitFile << ", " << report::tokens::kSummaryFile << ", "
-              << report::tokens::kLogsDir << "/)\n";
+              << report::tokens::kJunitFile << ", " << report::tokens::kCsvFile << ", "
+              << report::tokens::kSummaryFile << ", " << report::tokens::kLogsDir << "/)\n";
     return sum.total.failures() == 0 ? 0 : 1;
 }
 

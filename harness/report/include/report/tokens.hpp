@@ -8,7 +8,7 @@
 //                   {"event":"start","index":3,"name":"s/c/pair=0>1"}
 //                   {"event":"end","index":3,"name":"s/c/pair=0>1","status":"pass",...}
 //   logs/NNNNN.log  stdout+stderr of the instance's child process (kept if non-empty)
-//   junit.xml, summary.txt   derived from the journal when the run ends
+//   junit.xml, results.csv, summary.txt   derived from the journal when the run ends
 #pragma once
 
 namespace harness::report::tokens {
@@ -19,6 +19,7 @@ inline constexpr const char *kJournalFile = "results.jsonl";
 inline constexpr const char *kLogsDir = "logs";
 inline constexpr const char *kJunitFile = "junit.xml";
 inline constexpr const char *kSummaryFile = "summary.txt";
+inline constexpr const char *kCsvFile = "results.csv";
 
 inline constexpr const char *kEvent = "event";
 inline constexpr const char *kEventStart = "start";
