@@ -135,3 +135,15 @@ extern "C" hipError_t peerGetCopyPacketMax(int device, size_t *bytes) {
     *bytes = rt->device(device).packet_max.load();
     return hipSuccess;
 }
+
+extern "C" hipError_t peerGetContextResetState(int device, uint64_t *flags) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (!flags) return hipErrorInvalidValue;
+    if (!rt->valid(device)) return hipErrorInvalidDevice;
+    if (kmd::Status s = rt->device(device).queue->reset_state(*flags); !s) {
+        record_kernel_error(s);
+        return Runtime::map_kernel_error(s);
+    }
+    return hipSuccess;
+}

@@ -528,6 +528,11 @@ TEST_CASE("device info reports the SDMA IP version and PCI identity", "[spec][de
         CHECK(info.pci_device_id != 0u);
         CHECK(info.vram_bytes > 0u);
     }
+    for (int d = 0; d < device_count(); ++d) {
+        uint64_t flags = ~0ull;
+        HIP_CHECK(peerGetContextResetState(d, &flags));
+        CHECK(flags == 0u); // no reset has happened to the API's contexts
+    }
     peerDeviceInfo info{};
     CHECK(peerGetDeviceInfo(-1, &info) == hipErrorInvalidDevice);
     CHECK(peerGetDeviceInfo(0, nullptr) == hipErrorInvalidValue);

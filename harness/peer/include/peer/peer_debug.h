@@ -83,6 +83,12 @@ hipError_t peerIsPeerAccessEnabled(int device, int peer, int *enabled);
 hipError_t peerSetCopyPacketMax(int device, size_t bytes);
 hipError_t peerGetCopyPacketMax(int device, size_t *bytes);
 
+/* AMDGPU_CTX_OP_QUERY_STATE2 flags of the context `device`'s copies run on
+ * (bit 0 RESET, 1 VRAMLOST, 2 GUILTY, ...), for a case result's "context
+ * reset state". A failed query -> hipErrorUnknown, errno in
+ * peerLastKernelError. */
+hipError_t peerGetContextResetState(int device, uint64_t *flags);
+
 /* Device that owns the allocation containing ptr, or -1. */
 int peerOwnerDevice(const void *ptr);
 
