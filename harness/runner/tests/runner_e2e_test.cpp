@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <sys/wait.h>
 #include <thread>
@@ -238,4 +239,32 @@ TEST_CASE("a bad case file stops the run with file:line:col and exit code 2", "[
     CHECK(r.output.find("bad-expect.yaml:6:17: error: step selftest takes no 'expect'") !=
           std::string::npos);
     CHECK_FALSE(fs::exists(d.path / "r" / "results.jsonl"));
+}
+
+TEST_CASE("every kind of check fails when the expectation is wrong", "[sim]") {
+    TempDir d;
+    fs::path results = d.path / "r";
+    Ran r = run({"run", "--machine", "mixed-4", "--cases",
+                 RUNNER_TEST_DATA "/wrong-expectations.yaml", "--results", results.string()},
+                d.path);
+    INFO(r.output);
+    CHECK(r.code == 1);
+    auto recs = records_of(read_journal((results / "results.jsonl").string()));
+    std::set<std::string> families;
+    for (const auto &rec : recs) {
+        INFO(rec.name << ": " << rec.reason);
+        CHECK(rec.status == Status::fail);
+        REQUIRE(rec.failures.size() == 1);
+        families.insert(rec.kase);
+    }
+    CHECK(families.size() == 7); // every case had at least one instance on mixed-4
+    for (const auto &rec : recs) {
+        const std::string &m = rec.failures[0].message;
+        if (rec.kase == "can-access-value")
+            CHECK(m.find("wrote 1, expected 0") != std::string::npos);
+        if (rec.kase == "copy-path") CHECK(m.find("path, expected staged") != std::string::npos);
+        if (rec.kase == "mapped-read-faults") CHECK(m.find("it must fault") != std::string::npos);
+        if (rec.kase == "unmapped-read-succeeds")
+            CHECK(m.find("it must succeed") != std::string::npos);
+    }
 }
