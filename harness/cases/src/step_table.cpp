@@ -7,7 +7,8 @@ namespace {
 constexpr const char *kMustRead[] = {"fault", "succeed", "not_return_data"};
 constexpr const char *kMustWrite[] = {"fault", "succeed"};
 constexpr const char *kOutOrNull[] = {"out", "null"};
-constexpr const char *kSelftest[] = {"pass", "fail", "crash", "hang", "abort"};
+constexpr const char *kSelftest[] = {"pass",  "fail",          "crash",          "hang",
+                                     "abort", "corrupt_guard", "corrupt_payload"};
 constexpr const char *kPatterns[] = {"lfsr", "index"};
 constexpr const char *kPaths[] = {"expected", "direct", "staged", "same_device"};
 
@@ -82,7 +83,11 @@ constexpr ArgSpec kRawWrite[] = {
 constexpr ArgSpec kErrorName[] = {
     {"code", ArgKind::hip_code, true, "a HIP error name such as hipErrorInvalidDevice"}};
 constexpr ArgSpec kSelftestArgs[] = {
-    {"action", ArgKind::word, true, "pass, fail, crash, hang or abort", kSelftest}};
+    {"action", ArgKind::word, true,
+     "pass, fail, crash, hang, abort, corrupt_guard or corrupt_payload", kSelftest},
+    {"buffer", ArgKind::buffer_ref, false,
+     "for corrupt_*: the buffer whose bytes are changed behind the model's back"},
+};
 
 constexpr StepSpec kSteps[] = {
     {StepKind::set_device, "set_device", "device", true, kSetDevice, "hipSetDevice(device)"},
@@ -116,7 +121,8 @@ constexpr StepSpec kSteps[] = {
     {StepKind::error_name, "error_name", "code", false, kErrorName,
      "hipGetErrorName returns the code's name, hipGetErrorString a non-empty text"},
     {StepKind::selftest, "selftest", "action", false, kSelftestArgs,
-     "runner self-test: pass, fail, crash, hang or abort (never in the default suite)"},
+     "runner self-test: pass, fail, crash, hang, abort, or corrupt a buffer behind the "
+     "model's back (never in the default suite)"},
 };
 
 } // namespace

@@ -255,8 +255,15 @@ class Interpreter {
             if (!t || !*t) return fmt::format("hipGetErrorString({}) returned an empty text", v);
             return {};
         }
-        case StepKind::selftest:
-            return selftest(word(s, "action", "pass"));
+        case StepKind::selftest: {
+            const std::string action = word(s, "action", "pass");
+            if (action == "corrupt_guard" || action == "corrupt_payload") {
+                const Arg *b = s.arg("buffer");
+                if (!b) return "selftest " + action + " needs a buffer";
+                return corrupt(buffer(b->word), action == "corrupt_guard");
+            }
+            return selftest(action);
+        }
         }
         return "step kind not handled by the interpreter";
     }
@@ -519,6 +526,18 @@ class Interpreter {
                                res.vm_fault ? " with a VM fault" : "");
         if (r.buf && r.offset >= 0 && static_cast<size_t>(r.offset) + n <= r.buf->bytes)
             std::memcpy(r.buf->expect.data() + r.buf->guard + r.offset, data.data(), n);
+        return {};
+    }
+
+    // Changes one byte on the device without telling the model: the next
+    // verify must notice (proves the guard and payload checks can fail).
+    static std::string corrupt(Buffer &b, bool guard) {
+        if (guard && b.guard == 0) return "corrupt_guard needs a buffer with guard bytes";
+        if (!guard && b.bytes == 0) return "corrupt_payload needs a non-empty buffer";
+        const size_t at = guard ? b.guard - 1 : b.guard + b.bytes / 2;
+        uint8_t v = static_cast<uint8_t>(b.expect[at] ^ 0xff);
+        hipError_t e = hipMemcpyHtoD(b.base + at, &v, 1);
+        if (e != hipSuccess) return "hipMemcpyHtoD for the corruption returned " + hip_code_name(e);
         return {};
     }
 

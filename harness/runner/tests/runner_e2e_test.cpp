@@ -257,7 +257,7 @@ TEST_CASE("every kind of check fails when the expectation is wrong", "[sim]") {
         REQUIRE(rec.failures.size() == 1);
         families.insert(rec.kase);
     }
-    CHECK(families.size() == 7); // every case had at least one instance on mixed-4
+    CHECK(families.size() == 9); // every case had at least one instance on mixed-4
     for (const auto &rec : recs) {
         const std::string &m = rec.failures[0].message;
         if (rec.kase == "can-access-value")
@@ -266,5 +266,10 @@ TEST_CASE("every kind of check fails when the expectation is wrong", "[sim]") {
         if (rec.kase == "mapped-read-faults") CHECK(m.find("it must fault") != std::string::npos);
         if (rec.kase == "unmapped-read-succeeds")
             CHECK(m.find("it must succeed") != std::string::npos);
+        if (rec.kase == "guard-changed")
+            CHECK(m.find("in 1 byte(s); first at guard before the buffer, byte -1") !=
+                  std::string::npos);
+        if (rec.kase == "payload-changed")
+            CHECK(m.find("in 1 byte(s); first at offset 2048") != std::string::npos);
     }
 }
