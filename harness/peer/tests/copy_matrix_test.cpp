@@ -33,7 +33,8 @@ const char *mode_name(Mode m) {
 struct PairBuffers {
     int src_dev, dst_dev;
     std::unique_ptr<DeviceBuffer> src, dst;
-    std::vector<uint8_t> src_pat, dst_pat;
+    const std::vector<uint8_t> *src_pat_v = nullptr;
+    std::vector<uint8_t> dst_pat;
 };
 
 // Sets the mode; returns whether peer access is actually in place (an
@@ -68,33 +69,39 @@ void one_copy(PairBuffers &b, size_t size, size_t so, size_t dof, Mode mode, boo
                                                          : peerCopyPathStaged;
         CHECK(peerLastCopyPath() == want);
     }
-    // Read the window [0, guard + off + size + guard) and compare with what
-    // it must hold: the guard pattern everywhere except the copied bytes.
-    const size_t win = kGuard + dof + size + kGuard;
+    // Read the window [0, guard + off + size + guard): the copied bytes must
+    // be the source's, everything around them what the destination held.
+    const size_t at = kGuard + dof;
+    const size_t win = at + size + kGuard;
     auto got = b.dst->read(0, win);
-    std::vector<uint8_t> want(b.dst_pat.begin(), b.dst_pat.begin() + long(win));
-    std::memcpy(want.data() + kGuard + dof, b.src_pat.data() + so, size);
-    const long long at = first_diff(got, want);
-    INFO("first wrong byte at window offset " << at << " (copy starts at " << kGuard + dof << ")");
-    CHECK(at == -1);
-    // The destination now holds `got` (== want unless this copy failed): the
-    // next copy is checked against it (cheaper than writing the old bytes back).
-    std::memcpy(b.dst_pat.data(), got.data(), win);
+    const long long before = first_diff_n(got.data(), b.dst_pat.data(), at);
+    const long long copied = first_diff_n(got.data() + at, b.src_pat_v->data() + so, size);
+    const long long after =
+        first_diff_n(got.data() + at + size, b.dst_pat.data() + at + size, kGuard);
+    INFO("copy starts at window offset " << at);
+    CHECK(before == -1); // guard bytes (and untouched offset bytes) before the copy
+    CHECK(copied == -1); // first wrong copied byte otherwise
+    CHECK(after == -1);  // guard bytes after the copy
+    // The destination now holds `got` (the expected bytes unless this copy
+    // failed): later copies are checked against it, cheaper than rewriting.
+    std::memcpy(b.dst_pat.data() + at, got.data() + at, size);
 }
 
 void run_pair(int s, int d, bool full) {
-    PairBuffers b{s, d, nullptr, nullptr, {}, {}};
+    PairBuffers b{s, d, nullptr, nullptr, nullptr, {}};
     const size_t max = 64 * Mi + 1;
     const size_t src_bytes = kMaxOffset + max;
     const size_t dst_bytes = kGuard + kMaxOffset + max + kGuard;
-    // The same two patterns for every pair (made once: 64 MiB each).
+    // The same two patterns for every pair (made once: 64 MiB each); the
+    // destination's expected image is per pair because copies change it.
     static const std::vector<uint8_t> src_pat = pattern(src_bytes, 0x5eed0001u);
     static const std::vector<uint8_t> dst_pat = pattern(dst_bytes, 0xd0000001u);
-    b.src_pat = src_pat;
+    b.src_pat_v = &src_pat;
     b.dst_pat = dst_pat;
     b.src = std::make_unique<DeviceBuffer>(s, src_bytes, 0);
     b.dst = std::make_unique<DeviceBuffer>(d, dst_bytes, 0);
-    REQUIRE(hipMemcpyHtoD(b.src->ptr, b.src_pat.data(), src_bytes) == hipSuccess);
+    REQUIRE(hipMemcpyHtoD(b.src->ptr, const_cast<uint8_t *>(b.src_pat_v->data()), src_bytes) ==
+            hipSuccess);
     REQUIRE(hipMemcpyHtoD(b.dst->ptr, b.dst_pat.data(), dst_bytes) == hipSuccess);
     const Mode modes[] = {Mode::disabled, Mode::dst_maps_src, Mode::src_maps_dst};
     const size_t nsizes = sizeof kSizes / sizeof kSizes[0];
