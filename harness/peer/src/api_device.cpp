@@ -45,8 +45,9 @@ extern "C" hipError_t hipDeviceReset(void) {
     }
     // A context the kernel marked guilty would refuse every later job.
     uint64_t flags = 0;
-    if (rt->device(c).queue->reset_state(flags) && (flags & AMDGPU_CTX_QUERY2_FLAGS_GUILTY))
-        (void)rt->device(c).queue->renew_context();
+    kmd::Status q = rt->device(c).queue->reset_state(flags);
+    if (q && (flags & AMDGPU_CTX_QUERY2_FLAGS_GUILTY)) q = rt->device(c).queue->renew_context();
+    if (!q && first.ok()) first = q;
     if (!first.ok()) {
         record_kernel_error(first);
         return Runtime::map_kernel_error(first);
