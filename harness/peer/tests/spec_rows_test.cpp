@@ -264,6 +264,11 @@ TEST_CASE("Disable row 4: mappings are removed; raw SDMA through them faults; En
         CHECK(peerRawSdmaRead(p.a, buf.ptr, got.data(), got.size(), &r) == hipErrorIllegalAddress);
         CHECK(r.vm_fault == 1);
         CHECK(first_diff(got, pattern(8192, 21)) != -1); // not the peer's bytes
+        // Writes through the removed mapping fault too and change nothing.
+        auto w = pattern(8192, 22);
+        CHECK(peerRawSdmaWrite(p.a, buf.ptr, w.data(), w.size(), &r) == hipErrorIllegalAddress);
+        CHECK(r.vm_fault == 1);
+        CHECK(first_diff(buf.read(0, 8192), pattern(8192, 21)) == -1);
         HIP_CHECK(hipDeviceEnablePeerAccess(p.b, 0));
         HIP_CHECK(hipDeviceDisablePeerAccess(p.b));
     }
@@ -502,6 +507,13 @@ TEST_CASE("hipMalloc/hipFree/hipMemset basics", "[spec][memory]") {
     std::fill(want.begin() + 10, want.begin() + 15, 0x01);
     CHECK(first_diff(got, want) == -1);
     CHECK(hipMemset(b.at(999), 0, 2) == hipErrorInvalidValue);
+    // Host transfers need a range inside one live allocation.
+    std::vector<uint8_t> h(2000);
+    CHECK(hipMemcpyHtoD(b.at(1), h.data(), 1000) == hipErrorInvalidValue);
+    CHECK(hipMemcpyDtoH(h.data(), b.at(500), 501) == hipErrorInvalidValue);
+    CHECK(hipMemcpyHtoD(h.data(), h.data(), 4) == hipErrorInvalidValue);
+    CHECK(hipMemcpyDtoH(h.data(), nullptr, 4) == hipErrorInvalidValue);
+    CHECK(hipMemcpyHtoD(b.ptr, h.data(), 0) == hipSuccess);
     // A pointer from two different devices' allocations are different ranges.
     CHECK(peerOwnerDevice(b.ptr) == 0);
 }
