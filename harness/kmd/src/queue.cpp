@@ -8,6 +8,10 @@
 
 namespace kmd {
 
+Context::~Context() {
+    if (handle) amdgpu_cs_ctx_free(handle);
+}
+
 Status Queue::create(Device &dev, VaAllocator &va, std::unique_ptr<Queue> &out) {
     std::unique_ptr<Queue> q(new Queue());
     q->dev_ = &dev;
@@ -21,8 +25,9 @@ Status Queue::create(Device &dev, VaAllocator &va, std::unique_ptr<Queue> &out) 
         return Status::fail(EINVAL, "HW_IP_INFO(ib_start_alignment)");
     q->pad_dw_ = std::max<uint32_t>(8, dev.info().ib_size_alignment / 4);
     if (q->pad_dw_ & (q->pad_dw_ - 1)) return Status::fail(EINVAL, "HW_IP_INFO(ib_size_alignment)");
-    if (Status s =
-            Status::from_ret(amdgpu_cs_ctx_create(dev.handle(), &q->ctx_), "AMDGPU_CTX(ALLOC)");
+    q->ctx_ = std::make_shared<Context>();
+    if (Status s = Status::from_ret(amdgpu_cs_ctx_create(dev.handle(), &q->ctx_->handle),
+                                    "AMDGPU_CTX(ALLOC)");
         !s)
         return s;
     const uint64_t bytes = uint64_t(kSlotBytes) * kSlots;
@@ -46,16 +51,16 @@ Status Queue::create(Device &dev, VaAllocator &va, std::unique_ptr<Queue> &out) 
 
 Queue::~Queue() {
     // Let in-flight jobs finish before their IB memory goes away.
-    for (uint64_t seq : slot_seq_)
-        if (seq) (void)wait(seq, timeout_ns_);
+    for (const Fence &f : slot_fence_)
+        if (f) (void)wait(f, timeout_ns_);
     ib_map_.reset();
     if (ib_va_) va_alloc_->release(ib_va_);
     ib_bo_.reset();
-    if (ctx_) amdgpu_cs_ctx_free(ctx_);
+    ctx_.reset();
 }
 
 Status Queue::submit(std::span<const uint32_t> ib, std::span<const uint32_t> bo_handles,
-                     uint64_t &seq) {
+                     Fence &fence) {
     // Pad with single NOPs (op 0): valid on every generation and independent
     // of the burst-NOP firmware feature.
     const size_t padded = (ib.size() + pad_dw_ - 1) & ~size_t(pad_dw_ - 1);
@@ -63,12 +68,12 @@ Status Queue::submit(std::span<const uint32_t> ib, std::span<const uint32_t> bo_
 
     std::lock_guard lock(mu_);
     const uint32_t slot = next_slot_;
-    if (slot_seq_[slot]) {
+    if (slot_fence_[slot]) {
         // A job that ended with an error is still over, and its error belongs
         // to whoever waited for it; only a job still running holds the slot.
-        Status s = wait(slot_seq_[slot], timeout_ns_);
+        Status s = wait(slot_fence_[slot], timeout_ns_);
         if (!s && s.call && std::strcmp(s.call, "AMDGPU_WAIT_CS(timeout)") == 0) return s;
-        slot_seq_[slot] = 0;
+        slot_fence_[slot] = Fence{};
     }
     uint32_t *dst = ib_cpu_ + size_t(slot) * (kSlotBytes / 4);
     std::memcpy(dst, ib.data(), ib.size() * 4);
@@ -104,22 +109,23 @@ Status Queue::submit(std::span<const uint32_t> ib, std::span<const uint32_t> bo_
 
     uint64_t s_no = 0;
     if (Status s = Status::from_ret(
-            amdgpu_cs_submit_raw2(dev_->handle(), ctx_, 0, 2, chunks, &s_no), "AMDGPU_CS");
+            amdgpu_cs_submit_raw2(dev_->handle(), ctx_->handle, 0, 2, chunks, &s_no), "AMDGPU_CS");
         !s)
         return s;
-    slot_seq_[slot] = s_no;
+    slot_fence_[slot] = Fence{ctx_, s_no};
     next_slot_ = (slot + 1) % kSlots;
-    seq = s_no;
+    fence = slot_fence_[slot];
     return Status::success();
 }
 
-Status Queue::wait(uint64_t seq, uint64_t timeout_ns) {
+Status Queue::wait(const Fence &fence, uint64_t timeout_ns) {
+    if (!fence) return Status::fail(EINVAL, "AMDGPU_WAIT_CS(no fence)");
     amdgpu_cs_fence f{};
-    f.context = ctx_;
+    f.context = fence.ctx->handle;
     f.ip_type = AMDGPU_HW_IP_DMA;
     f.ip_instance = 0;
     f.ring = 0;
-    f.fence = seq;
+    f.fence = fence.seq;
     uint32_t expired = 0;
     if (Status s = Status::from_ret(amdgpu_cs_query_fence_status(&f, timeout_ns, 0, &expired),
                                     "AMDGPU_WAIT_CS");
@@ -130,21 +136,25 @@ Status Queue::wait(uint64_t seq, uint64_t timeout_ns) {
 }
 
 Status Queue::reset_state(uint64_t &flags) {
-    return Status::from_ret(amdgpu_cs_query_reset_state2(ctx_, &flags), "AMDGPU_CTX(QUERY_STATE2)");
+    std::shared_ptr<Context> c;
+    {
+        std::lock_guard lock(mu_);
+        c = ctx_;
+    }
+    return Status::from_ret(amdgpu_cs_query_reset_state2(c->handle, &flags),
+                            "AMDGPU_CTX(QUERY_STATE2)");
 }
 
 Status Queue::renew_context() {
-    std::lock_guard lock(mu_);
-    amdgpu_context_handle fresh = nullptr;
-    if (Status s =
-            Status::from_ret(amdgpu_cs_ctx_create(dev_->handle(), &fresh), "AMDGPU_CTX(ALLOC)");
+    auto fresh = std::make_shared<Context>();
+    if (Status s = Status::from_ret(amdgpu_cs_ctx_create(dev_->handle(), &fresh->handle),
+                                    "AMDGPU_CTX(ALLOC)");
         !s)
         return s;
-    // Old sequence numbers belong to the old context: forget them.
-    for (uint64_t &seq : slot_seq_)
-        seq = 0;
-    amdgpu_cs_ctx_free(ctx_);
-    ctx_ = fresh;
+    std::lock_guard lock(mu_);
+    // Slots keep their old fences (and so the old context) until reused: a
+    // waiter elsewhere may still be using that context.
+    ctx_ = std::move(fresh);
     return Status::success();
 }
 

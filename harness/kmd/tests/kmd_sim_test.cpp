@@ -104,11 +104,11 @@ TEST_CASE("an SDMA job writes, fills and copies; the bytes land", "[kmd][sim]") 
     REQUIRE(sdma::copy_linear(ib, f.gen, buf.va, buf.va + 4096 + 3, 8) == sdma::Error::none);
     REQUIRE(sdma::fence(ib, f.gen, buf.va + 8192, 0xfeedf00d) == sdma::Error::none);
     const uint32_t bos[] = {buf.bo->kms_handle()};
-    uint64_t seq = 0;
+    kmd::Fence seq;
     kmd::Status s = f.q->submit(ib, bos, seq);
     INFO(s.describe());
     REQUIRE(s.ok());
-    CHECK(seq >= 1);
+    CHECK(seq.seq >= 1);
     s = f.q->wait(seq, 5'000'000'000ull);
     INFO(s.describe());
     REQUIRE(s.ok());
@@ -165,7 +165,7 @@ TEST_CASE("a job that never ends times out (ETIME), its context turns guilty (EC
     // Wait for a value nobody writes: the scheduler's job timeout fires.
     REQUIRE(sdma::poll_regmem_mem(ib, f.gen, buf.va, 1, 0xffffffff) == sdma::Error::none);
     const uint32_t bos[] = {buf.bo->kms_handle()};
-    uint64_t seq = 0;
+    kmd::Fence seq;
     REQUIRE(f.q->submit(ib, bos, seq).ok());
     kmd::Status s = f.q->wait(seq, 10'000'000'000ull);
     CHECK(s.err == ETIME);
@@ -196,7 +196,7 @@ TEST_CASE("a read from an unmapped VA is a VM fault in the kernel log and GPUVM_
     REQUIRE(sdma::copy_linear(ib, f.gen, hole + 0x2345, buf.va, 16) == sdma::Error::none);
     const uint32_t bos[] = {buf.bo->kms_handle()};
     const uint64_t mark = log.mark();
-    uint64_t seq = 0;
+    kmd::Fence seq;
     REQUIRE(f.q->submit(ib, bos, seq).ok());
     REQUIRE(f.q->wait(seq, 5'000'000'000ull).ok());
     const kmd::Topology &t = topology();
@@ -231,7 +231,7 @@ TEST_CASE("dma-buf: a VRAM BO exported by one device is imported, mapped and rea
     std::vector<uint32_t> ib;
     REQUIRE(sdma::constant_fill(ib, f.gen, va, 0xc3c3c3c3u, bytes) == sdma::Error::none);
     const uint32_t own_bos[] = {vram->kms_handle()};
-    uint64_t seq = 0;
+    kmd::Fence seq;
     REQUIRE(f.q->submit(ib, own_bos, seq).ok());
     REQUIRE(f.q->wait(seq, 5'000'000'000ull).ok());
 

@@ -219,13 +219,13 @@ kmd::Status Runtime::submit_job(PeerDevice &d, std::span<const uint32_t> ib,
     } else {
         job.have_fault_before = d.dev->query_vm_fault(job.fault_before).ok();
     }
-    return d.queue->submit(ib, bos, job.seq);
+    return d.queue->submit(ib, bos, job.fence);
 }
 
 JobOutcome Runtime::finish_job(PendingJob &job) {
     JobOutcome o;
     PeerDevice &d = *job.dev;
-    o.kernel = d.queue->wait(job.seq, d.queue->default_timeout_ns());
+    o.kernel = d.queue->wait(job.fence, d.queue->default_timeout_ns());
     if (kmsg_ && kmsg_->available()) {
         auto faults = kmsg_->faults_since(job.kmsg_mark, d.pci_slot);
         if (!faults.empty()) {

@@ -86,7 +86,7 @@ struct JobOutcome {
 // A submitted job not yet waited for (the staged path overlaps two).
 struct PendingJob {
     PeerDevice *dev = nullptr;
-    uint64_t seq = 0;
+    kmd::Fence fence;
     uint64_t kmsg_mark = 0;
     kmd::Device::VmFaultInfo fault_before;
     bool have_fault_before = false;

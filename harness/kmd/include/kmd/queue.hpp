@@ -20,6 +20,23 @@
 
 namespace kmd {
 
+// An amdgpu context, freed when the last user lets go: a wait that started
+// before renew_context() keeps the old context alive until it returns.
+struct Context {
+    amdgpu_context_handle handle = nullptr;
+    Context() = default;
+    Context(const Context &) = delete;
+    Context &operator=(const Context &) = delete;
+    ~Context();
+};
+
+// A submitted job: the kernel's sequence number in its context.
+struct Fence {
+    std::shared_ptr<Context> ctx;
+    uint64_t seq = 0;
+    explicit operator bool() const { return ctx && seq; }
+};
+
 class Queue {
   public:
     static constexpr uint32_t kSlotBytes = 64 * 1024;
@@ -32,13 +49,12 @@ class Queue {
 
     // Copies `ib` into a free slot (waiting for the slot's previous job),
     // pads it, and submits it on SDMA ring 0 with `bo_handles` (KMS handles)
-    // resident. `seq` is the kernel's sequence number for wait().
-    Status submit(std::span<const uint32_t> ib, std::span<const uint32_t> bo_handles,
-                  uint64_t &seq);
+    // resident. `fence` is what wait() takes.
+    Status submit(std::span<const uint32_t> ib, std::span<const uint32_t> bo_handles, Fence &fence);
     // WAIT_CS with a relative timeout. A fence that signalled with an error
     // returns that errno (-ETIME job timeout, -ECANCELED guilty/VRAM lost);
     // not signalled within timeout_ns -> ETIME with call "AMDGPU_WAIT_CS(timeout)".
-    Status wait(uint64_t seq, uint64_t timeout_ns);
+    Status wait(const Fence &fence, uint64_t timeout_ns);
     // QUERY_STATE2 flags (AMDGPU_CTX_QUERY2_FLAGS_*).
     Status reset_state(uint64_t &flags);
     // A context the kernel marked guilty refuses every CS with -ECANCELED;
@@ -52,14 +68,14 @@ class Queue {
     Queue() = default;
     Device *dev_ = nullptr;
     VaAllocator *va_alloc_ = nullptr;
-    amdgpu_context_handle ctx_ = nullptr;
+    std::shared_ptr<Context> ctx_; // replaced by renew_context, under mu_
     std::unique_ptr<Bo> ib_bo_;
     std::unique_ptr<VaMapping> ib_map_;
     uint64_t ib_va_ = 0;
     uint32_t *ib_cpu_ = nullptr;
     std::mutex mu_; // slot selection, IB writes and CS are one critical section
     uint32_t next_slot_ = 0;
-    uint64_t slot_seq_[kSlots] = {};
+    Fence slot_fence_[kSlots];
     uint64_t timeout_ns_ = 20ull * 1000 * 1000 * 1000;
     uint32_t pad_dw_ = 8; // IB length multiple, in dwords
 };
