@@ -125,7 +125,10 @@ class Interpreter {
         case PointerArg::Base::buffer:
             r.buf = &buffer(p.buffer);
             r.offset = eval(p.offset);
-            r.ptr = r.buf->payload() + r.offset;
+            // Device addresses are numbers to the host: integer arithmetic, so
+            // an offset past the allocation (on purpose) is not host UB.
+            r.ptr = reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(r.buf->payload()) +
+                                             static_cast<uintptr_t>(r.offset));
             return r;
         }
         return r;
@@ -382,7 +385,9 @@ class Interpreter {
         int64_t exp_size = -1;
         if (const Arg *b = s.arg("expect_base")) {
             Resolved x = resolve(b->pointer);
-            exp_base = x.buf ? x.buf->base + x.offset : x.ptr;
+            exp_base = x.buf ? reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(x.buf->base) +
+                                                        static_cast<uintptr_t>(x.offset))
+                             : x.ptr;
             if (x.buf) exp_size = static_cast<int64_t>(x.buf->alloc_bytes);
         } else if (r.buf) {
             exp_base = r.buf->base;
