@@ -113,4 +113,10 @@ VaMapping::~VaMapping() {
     (void)unmap();
 }
 
+Status va_clear(Device &dev, uint64_t va, uint64_t size) {
+    return Status::from_ret(
+        amdgpu_bo_va_op_raw(dev.handle(), nullptr, 0, size, va, 0, AMDGPU_VA_OP_CLEAR),
+        "AMDGPU_GEM_VA(CLEAR)");
+}
+
 } // namespace kmd

@@ -59,3 +59,47 @@ TEST_CASE("Enable row 5: a kernel failure while mapping undoes this call's mappi
         HIP_CHECK(peerRawSdmaRead(p.a, q, got.data(), got.size(), &r));
     HIP_CHECK(hipDeviceDisablePeerAccess(p.b));
 }
+
+TEST_CASE("§3: a VM fault during hipMemcpyPeer -> hipErrorIllegalAddress; the lost mapping's "
+          "UNMAP error is reported by Disable, not hidden",
+          "[spec][kernel][fault]") {
+    auto pairs = pairs_where(true);
+    if (!condition_present("capable_pair", !pairs.empty())) return;
+    const Pair p = pairs.front();
+    CAPTURE(p.a, p.b);
+    DeviceBuffer src(p.b, 4096, 5), dst(p.a, 4096, 6);
+    HIP_CHECK(hipSetDevice(p.a));
+    HIP_CHECK(hipDeviceEnablePeerAccess(p.b, 0));
+    HIP_CHECK(hipMemcpyPeer(dst.ptr, p.a, src.ptr, p.b, 4096));
+    CHECK(peerLastCopyPath() == peerCopyPathDirect);
+
+    // Drop the peer mapping from device a's VM behind the API's back, as a
+    // kernel bug that loses PTEs would (GEM_VA CLEAR on the same VM: libdrm
+    // gives this process one device handle per render node).
+    peerDeviceInfo info{};
+    HIP_CHECK(peerGetDeviceInfo(p.a, &info));
+    std::unique_ptr<kmd::Device> dev;
+    REQUIRE(kmd::Device::open(info.render_minor, dev).ok());
+    REQUIRE(kmd::va_clear(*dev, reinterpret_cast<uintptr_t>(src.ptr), 4096).ok());
+
+    CHECK(hipMemcpyPeer(dst.ptr, p.a, src.ptr, p.b, 4096) == hipErrorIllegalAddress);
+    peerRawAccessResult r{};
+    std::vector<uint8_t> got(4096);
+    CHECK(peerRawSdmaRead(p.a, src.ptr, got.data(), got.size(), &r) == hipErrorIllegalAddress);
+    CHECK(r.fault_address == reinterpret_cast<uintptr_t>(src.ptr));
+
+    // Disable still removes the state, and says what the kernel said.
+    peerClearLastKernelError();
+    CHECK(hipDeviceDisablePeerAccess(p.b) == hipErrorUnknown);
+    const char *call = nullptr;
+    CHECK(peerLastKernelErrno(&call) == ENOENT);
+    REQUIRE(call != nullptr);
+    CHECK(std::string(call) == "AMDGPU_GEM_VA(UNMAP)");
+    int en = 1;
+    HIP_CHECK(peerIsPeerAccessEnabled(p.a, p.b, &en));
+    CHECK(en == 0);
+    HIP_CHECK(hipDeviceEnablePeerAccess(p.b, 0));
+    HIP_CHECK(hipMemcpyPeer(dst.ptr, p.a, src.ptr, p.b, 4096));
+    CHECK(first_diff(dst.read(0, 4096), pattern(4096, 5)) == -1);
+    HIP_CHECK(hipDeviceDisablePeerAccess(p.b));
+}

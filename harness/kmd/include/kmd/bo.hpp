@@ -85,4 +85,9 @@ class VaMapping {
     bool mapped_ = false;
 };
 
+// GEM_VA CLEAR: removes or splits whatever is mapped in [va, va + size) of
+// `dev`'s VM, whichever BO it belongs to (amdgpu_vm_bo_clear_mappings). For
+// tests that change a VM behind the API's back.
+Status va_clear(Device &dev, uint64_t va, uint64_t size);
+
 } // namespace kmd
