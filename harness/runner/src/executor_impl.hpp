@@ -1,0 +1,152 @@
+// Private to the step interpreter: the Interpreter class, split over
+// executor.cpp (dispatch, device and peer-access steps) and
+// executor_memory.cpp (allocations, copies, verification, raw access).
+#pragma once
+
+#include "cases/expand.hpp"
+#include "cases/hip_codes.hpp"
+#include "cases/topology.hpp"
+
+#include <peer/hip_peer.h>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace harness::runner::detail {
+
+using namespace harness::cases;
+
+// Seed of the guard pattern, distinct from any fill a case chooses.
+inline constexpr uint64_t kGuardSeed = 0x6a09e667f3bcc908ull;
+inline constexpr int kUntouched = 0x5a5a5a5a;
+
+inline uint64_t name_hash(const std::string &s) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char c : s)
+        h = (h ^ c) * 0x100000001b3ull;
+    return h;
+}
+
+// One allocation made by the case, and what it must contain.
+struct Buffer {
+    char *base = nullptr; // allocation start (before the leading guard)
+    size_t alloc_bytes = 0;
+    size_t guard = 0;
+    size_t bytes = 0; // payload the case asked for
+    int device = -1;
+    bool live = false;
+    bool payload_known = false;
+    std::vector<uint8_t> expect; // whole allocation, guards included
+    char *payload() const { return base + guard; }
+};
+
+struct StepError {
+    std::string message;
+};
+
+class Interpreter {
+  public:
+    Interpreter(const Instance &in, const Topology &t) : in_(in), topo_(t) {}
+
+    nlohmann::json run();
+
+  private:
+    const Instance &in_;
+    const Topology &topo_;
+    std::map<std::string, Buffer> buffers_;
+    std::map<std::string, int64_t> sizes_;  // NAME.bytes
+    std::set<std::pair<int, int>> enabled_; // (current device, peer) as this case enabled
+    std::vector<uint8_t> host_scratch_ = std::vector<uint8_t>(64);
+
+    int64_t eval(const Expr &e) const {
+        auto r = e.evaluate([&](const std::string &v) { return in_.lookup(v, sizes_); });
+        if (auto *m = std::get_if<std::string>(&r))
+            throw StepError{"expression '" + e.text() + "': " + *m};
+        return std::get<int64_t>(r);
+    }
+    int64_t num(const Step &s, const char *name, int64_t fallback) const {
+        const Arg *a = s.arg(name);
+        return a ? eval(a->expr) : fallback;
+    }
+    std::string word(const Step &s, const char *name, const std::string &fallback) const {
+        const Arg *a = s.arg(name);
+        if (!a) return fallback;
+        if (!a->word.empty() && a->word[0] == '$') return in_.words.at(a->word.substr(1));
+        return a->word;
+    }
+    Buffer &buffer(const std::string &name) {
+        auto it = buffers_.find(name);
+        if (it == buffers_.end()) throw StepError{"buffer '" + name + "' was never allocated"};
+        return it->second;
+    }
+    // A pointer operand: its address, and the buffer + payload offset behind it.
+    struct Resolved {
+        void *ptr = nullptr;
+        Buffer *buf = nullptr;
+        int64_t offset = 0;
+    };
+    Resolved resolve(const PointerArg &p) {
+        Resolved r;
+        switch (p.base) {
+        case PointerArg::Base::null:
+            return r;
+        case PointerArg::Base::host:
+            r.ptr = host_scratch_.data();
+            return r;
+        case PointerArg::Base::buffer:
+            r.buf = &buffer(p.buffer);
+            r.offset = eval(p.offset);
+            // Device addresses are numbers to the host: integer arithmetic, so
+            // an offset past the allocation (on purpose) is not host UB.
+            r.ptr = reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(r.buf->payload()) +
+                                             static_cast<uintptr_t>(r.offset));
+            return r;
+        }
+        return r;
+    }
+    std::string code_check(const Step &s, hipError_t got, const std::string &call) const {
+        if (static_cast<int>(got) == s.expect) return {};
+        return fmt::format("{} returned {}, expected {}", call, hip_code_name(got), s.expect_name);
+    }
+    std::string set_current(int device) {
+        hipError_t e = hipSetDevice(device);
+        if (e != hipSuccess)
+            return fmt::format("hipSetDevice({}) returned {} while preparing the step", device,
+                               hip_code_name(e));
+        return {};
+    }
+
+    std::string execute(const Step &s);
+
+    std::string dispatch(const Step &s);
+
+    std::string alloc(const Step &s);
+
+    std::string can_access(const Step &s);
+
+    std::string address_range(const Step &s);
+
+    std::string expected_path(int dst_dev, int src_dev) const;
+
+    std::string memcpy_peer(const Step &s);
+
+    std::string verify(Buffer &b, const std::string &name);
+
+    std::string raw_read(const Step &s);
+
+    std::string raw_write(const Step &s);
+
+    // Changes one byte on the device without telling the model: the next
+    // verify must notice (proves the guard and payload checks can fail).
+    static std::string corrupt(Buffer &b, bool guard);
+
+    static std::string selftest(const std::string &action);
+};
+
+} // namespace harness::runner::detail

@@ -1,0 +1,243 @@
+#include "executor_impl.hpp"
+
+#include "cases/hip_codes.hpp"
+#include "cases/pattern.hpp"
+#include "cases/step_table.hpp"
+
+#include <peer/peer_debug.h>
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+namespace harness::runner::detail {
+
+std::string Interpreter::alloc(const Step &s) {
+    const std::string name = s.arg("as")->word;
+    Buffer b;
+    b.device = static_cast<int>(num(s, "device", 0));
+    b.bytes = static_cast<size_t>(num(s, "bytes", 0));
+    b.guard = static_cast<size_t>(num(s, "guard", 0));
+    b.alloc_bytes = b.bytes + 2 * b.guard;
+    sizes_[name + ".bytes"] = static_cast<int64_t>(b.bytes);
+    int prev = 0;
+    hipGetDevice(&prev);
+    if (auto m = set_current(b.device); !m.empty()) return m;
+    void *p = nullptr;
+    hipError_t e = hipMalloc(&p, b.alloc_bytes);
+    hipSetDevice(prev);
+    if (auto m =
+            code_check(s, e, fmt::format("hipMalloc({}) on device {}", b.alloc_bytes, b.device));
+        !m.empty())
+        return m;
+    if (e != hipSuccess) return {};
+    b.base = static_cast<char *>(p);
+    b.live = true;
+    b.expect.resize(b.alloc_bytes);
+    const uint64_t gseed = kGuardSeed ^ name_hash(name);
+    fill_pattern(PatternKind::lfsr, gseed, 0, b.expect.data(), b.guard);
+    fill_pattern(PatternKind::lfsr, gseed, b.guard + b.bytes, b.expect.data() + b.guard + b.bytes,
+                 b.guard);
+    const Arg *fill = s.arg("fill");
+    PatternArg pat = fill ? fill->pattern : PatternArg{};
+    if (!fill) pat.seed = Expr::constant(static_cast<int64_t>(name_hash(name) & 0xffff));
+    if (pat.kind != "none") {
+        std::string kind = pat.kind[0] == '$' ? in_.words.at(pat.kind.substr(1)) : pat.kind;
+        fill_pattern(pattern_kind(kind), static_cast<uint64_t>(eval(pat.seed)), 0,
+                     b.expect.data() + b.guard, b.bytes);
+        b.payload_known = true;
+    }
+    if (b.alloc_bytes > 0) {
+        hipError_t h =
+            b.payload_known ? hipMemcpyHtoD(b.base, b.expect.data(), b.alloc_bytes) : hipSuccess;
+        if (!b.payload_known && b.guard > 0) {
+            h = hipMemcpyHtoD(b.base, b.expect.data(), b.guard);
+            if (h == hipSuccess)
+                h = hipMemcpyHtoD(b.payload() + b.bytes, b.expect.data() + b.guard + b.bytes,
+                                  b.guard);
+        }
+        if (h != hipSuccess) {
+            buffers_[name] = std::move(b);
+            return fmt::format("hipMemcpyHtoD filling '{}' returned {}", name, hip_code_name(h));
+        }
+    }
+    buffers_[name] = std::move(b);
+    return {};
+}
+
+std::string Interpreter::address_range(const Step &s) {
+    Resolved r = resolve(s.arg("ptr")->pointer);
+    hipDeviceptr_t base = reinterpret_cast<hipDeviceptr_t>(uintptr_t{0x5a5a5a5a});
+    size_t size = 0x5a5a5a5a;
+    bool want_base = word(s, "pbase", "out") == "out";
+    bool want_size = word(s, "psize", "out") == "out";
+    hipError_t e =
+        hipMemGetAddressRange(want_base ? &base : nullptr, want_size ? &size : nullptr, r.ptr);
+    std::string call =
+        fmt::format("hipMemGetAddressRange({}, {}, {})", want_base ? "&base" : "NULL",
+                    want_size ? "&size" : "NULL", r.ptr);
+    if (auto m = code_check(s, e, call); !m.empty()) return m;
+    if (e != hipSuccess) return {};
+    // A buffer name as expect_base means that allocation's base (its
+    // leading guard included); by default the buffer ptr points into.
+    void *exp_base = nullptr;
+    int64_t exp_size = -1;
+    if (const Arg *b = s.arg("expect_base")) {
+        Resolved x = resolve(b->pointer);
+        exp_base = x.buf ? reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(x.buf->base) +
+                                                    static_cast<uintptr_t>(x.offset))
+                         : x.ptr;
+        if (x.buf) exp_size = static_cast<int64_t>(x.buf->alloc_bytes);
+    } else if (r.buf) {
+        exp_base = r.buf->base;
+        exp_size = static_cast<int64_t>(r.buf->alloc_bytes);
+    }
+    if (const Arg *z = s.arg("expect_size")) exp_size = eval(z->expr);
+    if (want_base && exp_base && base != exp_base)
+        return fmt::format("{} reported base {}, expected {}", call, base, exp_base);
+    if (want_size && exp_size >= 0 && static_cast<int64_t>(size) != exp_size)
+        return fmt::format("{} reported size {}, expected {}", call, size, exp_size);
+    return {};
+}
+
+std::string Interpreter::expected_path(int dst_dev, int src_dev) const {
+    if (dst_dev == src_dev) return "same_device";
+    if (enabled_.count({dst_dev, src_dev}) || enabled_.count({src_dev, dst_dev})) return "direct";
+    return "staged";
+}
+
+std::string Interpreter::memcpy_peer(const Step &s) {
+    Resolved dst = resolve(s.arg("dst")->pointer);
+    Resolved src = resolve(s.arg("src")->pointer);
+    int dd = static_cast<int>(num(s, "dst_device", 0));
+    int sd = static_cast<int>(num(s, "src_device", 0));
+    size_t n = static_cast<size_t>(num(s, "bytes", 0));
+    hipError_t e = hipMemcpyPeer(dst.ptr, dd, src.ptr, sd, n);
+    std::string call = fmt::format("hipMemcpyPeer(dst, {}, src, {}, {})", dd, sd, n);
+    if (auto m = code_check(s, e, call); !m.empty()) return m;
+    if (e != hipSuccess || n == 0) return {};
+    if (dst.buf && src.buf) {
+        // The destination must now hold the source's bytes.
+        const uint8_t *from = src.buf->expect.data() + src.buf->guard + src.offset;
+        uint8_t *to = dst.buf->expect.data() + dst.buf->guard + dst.offset;
+        if (dst.offset < 0 || src.offset < 0 ||
+            static_cast<size_t>(dst.offset) + n > dst.buf->alloc_bytes - dst.buf->guard ||
+            static_cast<size_t>(src.offset) + n > src.buf->alloc_bytes - src.buf->guard)
+            return fmt::format("{} succeeded on a range outside the buffers", call);
+        std::memmove(to, from, n);
+        dst.buf->payload_known = dst.buf->payload_known && src.buf->payload_known;
+    }
+    std::string path = word(s, "path", "");
+    if (!path.empty()) {
+        if (path == "expected") path = expected_path(dd, sd);
+        peerCopyPath want = path == "direct"   ? peerCopyPathDirect
+                            : path == "staged" ? peerCopyPathStaged
+                                               : peerCopyPathSameDevice;
+        peerCopyPath got = peerLastCopyPath();
+        if (got != want) {
+            const char *g = peerCopyPathName(got);
+            return fmt::format("{} took the {} path, expected {}", call, g ? g : "?", path);
+        }
+    }
+    return {};
+}
+
+std::string Interpreter::verify(Buffer &b, const std::string &name) {
+    if (!b.live) return "buffer '" + name + "' is not allocated (freed or reset)";
+    std::vector<uint8_t> got(b.alloc_bytes);
+    if (b.alloc_bytes == 0) return {};
+    hipError_t e = hipMemcpyDtoH(got.data(), b.base, b.alloc_bytes);
+    if (e != hipSuccess)
+        return fmt::format("hipMemcpyDtoH reading '{}' back returned {}", name, hip_code_name(e));
+    size_t bad = 0, first = SIZE_MAX;
+    for (size_t i = 0; i < b.alloc_bytes; ++i) {
+        bool in_payload = i >= b.guard && i < b.guard + b.bytes;
+        if (in_payload && !b.payload_known) continue;
+        if (got[i] != b.expect[i]) {
+            ++bad;
+            if (first == SIZE_MAX) first = i;
+        }
+    }
+    if (!bad) return {};
+    std::string where;
+    if (first < b.guard)
+        where = fmt::format("guard before the buffer, byte -{}", b.guard - first);
+    else if (first >= b.guard + b.bytes)
+        where = fmt::format("guard after the buffer, byte +{}", first - b.guard - b.bytes);
+    else
+        where = fmt::format("offset {}", first - b.guard);
+    return fmt::format("'{}' differs from the expected contents in {} byte(s); first at {}: "
+                       "0x{:02x}, expected 0x{:02x}",
+                       name, bad, where, got[first], b.expect[first]);
+}
+
+std::string Interpreter::raw_read(const Step &s) {
+    int dev = static_cast<int>(num(s, "device", 0));
+    Resolved r = resolve(s.arg("src")->pointer);
+    size_t n = static_cast<size_t>(num(s, "bytes", 0));
+    std::string must = word(s, "must", "succeed");
+    std::vector<uint8_t> got(n, 0);
+    peerRawAccessResult res{};
+    hipError_t e = peerRawSdmaRead(dev, r.ptr, got.data(), n, &res);
+    std::string call = fmt::format("peerRawSdmaRead(device {}, {}, {} bytes)", dev, r.ptr, n);
+    bool data_ok = false;
+    if (r.buf && r.offset >= 0 && static_cast<size_t>(r.offset) + n <= r.buf->bytes + r.buf->guard)
+        data_ok = std::memcmp(got.data(), r.buf->expect.data() + r.buf->guard + r.offset, n) == 0;
+    if (must == "fault") {
+        if (!res.vm_fault)
+            return fmt::format("{} returned {} without a VM fault; it must fault", call,
+                               hip_code_name(e));
+        return {};
+    }
+    if (must == "not_return_data") {
+        if (res.vm_fault || e != hipSuccess || !data_ok) return {};
+        return fmt::format("{} returned the buffer's bytes; access must have been revoked", call);
+    }
+    if (e != hipSuccess || res.vm_fault)
+        return fmt::format("{} returned {}{} ({} {}); it must succeed", call, hip_code_name(e),
+                           res.vm_fault ? fmt::format(", VM fault at 0x{:x}", res.fault_address)
+                                        : std::string(),
+                           res.kernel_call, std::strerror(res.kernel_errno));
+    if (!data_ok)
+        return fmt::format("{} succeeded but returned other bytes than the buffer holds", call);
+    return {};
+}
+
+std::string Interpreter::raw_write(const Step &s) {
+    int dev = static_cast<int>(num(s, "device", 0));
+    Resolved r = resolve(s.arg("dst")->pointer);
+    size_t n = static_cast<size_t>(num(s, "bytes", 0));
+    std::string must = word(s, "must", "succeed");
+    std::vector<uint8_t> data(n);
+    fill_pattern(PatternKind::lfsr, static_cast<uint64_t>(num(s, "seed", 99)),
+                 static_cast<uint64_t>(r.offset), data.data(), n);
+    peerRawAccessResult res{};
+    hipError_t e = peerRawSdmaWrite(dev, r.ptr, data.data(), n, &res);
+    std::string call = fmt::format("peerRawSdmaWrite(device {}, {}, {} bytes)", dev, r.ptr, n);
+    if (must == "fault") {
+        if (!res.vm_fault)
+            return fmt::format("{} returned {} without a VM fault; it must fault", call,
+                               hip_code_name(e));
+        return {}; // the buffer's expected contents stay: a later verify proves nothing landed
+    }
+    if (e != hipSuccess || res.vm_fault)
+        return fmt::format("{} returned {}{}; it must succeed", call, hip_code_name(e),
+                           res.vm_fault ? " with a VM fault" : "");
+    if (r.buf && r.offset >= 0 && static_cast<size_t>(r.offset) + n <= r.buf->bytes)
+        std::memcpy(r.buf->expect.data() + r.buf->guard + r.offset, data.data(), n);
+    return {};
+}
+
+// Changes one byte on the device without telling the model: the next
+// verify must notice (proves the guard and payload checks can fail).
+std::string Interpreter::corrupt(Buffer &b, bool guard) {
+    if (guard && b.guard == 0) return "corrupt_guard needs a buffer with guard bytes";
+    if (!guard && b.bytes == 0) return "corrupt_payload needs a non-empty buffer";
+    const size_t at = guard ? b.guard - 1 : b.guard + b.bytes / 2;
+    uint8_t v = static_cast<uint8_t>(b.expect[at] ^ 0xff);
+    hipError_t e = hipMemcpyHtoD(b.base + at, &v, 1);
+    if (e != hipSuccess) return "hipMemcpyHtoD for the corruption returned " + hip_code_name(e);
+    return {};
+}
+
+} // namespace harness::runner::detail
