@@ -64,6 +64,12 @@ int main(int argc, char **argv) {
     CLI::App *coverage = app.add_subcommand(
         "coverage", "show which documented function/code pairs the cases assert on this machine");
     add_case_options(coverage, s, depth);
+    std::string compare_before, compare_after;
+    CLI::App *compare =
+        app.add_subcommand("compare", "new failures and fixes between two results directories");
+    compare->add_option("before", compare_before, "results directory of the reference run")
+        ->required();
+    compare->add_option("after", compare_after, "results directory of the new run")->required();
     CLI::App *summary =
         app.add_subcommand("summary", "re-derive summary.txt and junit.xml from a results dir");
     summary->add_option("dir", summary_dir, "results directory")->required();
@@ -83,6 +89,7 @@ int main(int argc, char **argv) {
         s.results_dir = std::filesystem::absolute(s.results_dir).lexically_normal().string();
 
     if (*summary) return harness::runner::summary_command(summary_dir);
+    if (*compare) return harness::runner::compare_command(compare_before, compare_after);
 
     std::string machine = s.machine;
     if (machine.empty() && s.resume && !std::getenv("PEER_HARNESS_SIMULATOR")) {

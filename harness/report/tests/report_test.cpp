@@ -132,3 +132,25 @@ TEST_CASE("csv is sorted by name, uses deqp-runner's words and quotes when neede
     rs[0].duration_s = 1.5;
     CHECK(render_csv(rs) == "\"s/a,x\",Pass,0.000\ns/b,Crash,1.500\n\"s/c\"\"q\",Timeout,0.000\n");
 }
+
+#include "report/compare.hpp"
+
+TEST_CASE("compare finds new failures, fixes and changes between runs", "[compare]") {
+    std::vector<InstanceRecord> before = {rec(1, "s/a", Status::pass), rec(2, "s/b", Status::fail),
+                                          rec(3, "s/c", Status::skip), rec(4, "s/d", Status::fail),
+                                          rec(5, "s/gone", Status::pass)};
+    std::vector<InstanceRecord> after = {
+        rec(1, "s/a", Status::crash), rec(2, "s/b", Status::pass), rec(3, "s/c", Status::pass),
+        rec(4, "s/d", Status::timeout), rec(6, "s/new", Status::pass)};
+    Comparison c = compare_runs(before, after);
+    REQUIRE(c.regressions.size() == 1);
+    CHECK(c.regressions[0].name == "s/a");
+    REQUIRE(c.fixes.size() == 1);
+    CHECK(c.fixes[0].name == "s/b");
+    REQUIRE(c.other.size() == 2); // skip -> pass, fail -> timeout
+    CHECK(c.only_before == std::vector<std::string>{"s/gone"});
+    CHECK(c.only_after == std::vector<std::string>{"s/new"});
+    CHECK(c.regressed());
+    CHECK(render_comparison(c).find("pass       -> crash      s/a") != std::string::npos);
+    CHECK_FALSE(compare_runs(before, before).regressed());
+}

@@ -1,6 +1,7 @@
 #include "runner/run.hpp"
 
 #include "cases/loader.hpp"
+#include "report/compare.hpp"
 #include "report/csv.hpp"
 #include "report/journal.hpp"
 #include "report/junit.hpp"
@@ -217,6 +218,22 @@ int summary_command(const std::string &dir) {
     write_derived(dir, recs, text);
     std::cout << text;
     return sum.total.failures() == 0 ? 0 : 1;
+}
+
+int compare_command(const std::string &before_dir, const std::string &after_dir) {
+    std::vector<InstanceRecord> runs[2];
+    const std::string dirs[2] = {before_dir, after_dir};
+    for (int i = 0; i < 2; ++i) {
+        const std::string path = (fs::path(dirs[i]) / report::tokens::kJournalFile).string();
+        if (!fs::exists(path)) {
+            std::cerr << "peer-harness: " << path << " not found\n";
+            return 2;
+        }
+        runs[i] = report::records_of(report::read_journal(path));
+    }
+    report::Comparison c = report::compare_runs(runs[0], runs[1]);
+    std::cout << report::render_comparison(c);
+    return c.regressed() ? 1 : 0;
 }
 
 int coverage_command(const RunSettings &s) {

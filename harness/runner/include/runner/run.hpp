@@ -12,6 +12,8 @@ int run_command(RunSettings settings);               // run or --resume
 int list_command(const RunSettings &s);              // resolved instances, with skip reasons
 int check_command(const RunSettings &s);             // load + expand only
 int summary_command(const std::string &results_dir); // re-derive summary + junit
+// Two results directories: new failures and fixes; 1 if anything regressed.
+int compare_command(const std::string &before_dir, const std::string &after_dir);
 // Documented function/code pairs asserted on this machine; 1 if any is not.
 int coverage_command(const RunSettings &s);
 
