@@ -223,7 +223,7 @@ std::string Interpreter::raw_write(const Step &s) {
     if (e != hipSuccess || res.vm_fault)
         return fmt::format("{} returned {}{}; it must succeed", call, hip_code_name(e),
                            res.vm_fault ? " with a VM fault" : "");
-    if (r.buf && r.offset >= 0 && static_cast<size_t>(r.offset) + n <= r.buf->bytes)
+    if (r.buf && r.offset >= 0 && static_cast<size_t>(r.offset) + n <= r.buf->bytes + r.buf->guard)
         std::memcpy(r.buf->expect.data() + r.buf->guard + r.offset, data.data(), n);
     return {};
 }
