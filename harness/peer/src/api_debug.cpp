@@ -31,6 +31,28 @@ extern "C" hipError_t peerRawSdmaWrite(int device, void *deviceVa, const void *h
     return raw(device, addr(deviceVa), const_cast<void *>(hostSrc), bytes, true, result);
 }
 
+extern "C" hipError_t peerRawSdmaSubmit(int device, const uint32_t *dwords, size_t count,
+                                        peerRawAccessResult *result) {
+    if (result) *result = peerRawAccessResult{};
+    Runtime *rt = nullptr;
+    hipError_t e = prologue(rt);
+    if (e == hipSuccess && !rt->valid(device)) e = hipErrorInvalidDevice;
+    if (e == hipSuccess && (!dwords || count == 0 || count > PEER_RAW_SDMA_MAX_DWORDS))
+        e = hipErrorInvalidValue;
+    if (e == hipSuccess) {
+        PeerDevice &d = rt->device(device);
+        // The staging buffer is the one BO a caller's packets may target
+        // besides what is mapped; holding its lock keeps API transfers out.
+        std::lock_guard lock(d.staging->mu);
+        const uint32_t bos[] = {d.staging->bo->kms_handle()};
+        const JobOutcome o = rt->run_job(d, std::span<const uint32_t>(dwords, count), bos);
+        report_outcome(o, result);
+        e = o.status;
+    }
+    if (result) result->status = e;
+    return e;
+}
+
 extern "C" const char *peerLastKernelError(void) {
     return thread_state().last_text.c_str();
 }

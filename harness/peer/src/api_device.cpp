@@ -43,11 +43,11 @@ extern "C" hipError_t hipDeviceReset(void) {
         for (size_t p = 0; p < rt->enabled[size_t(c)].size(); ++p)
             rt->enabled[size_t(c)][p] = false;
     }
-    // A context the kernel marked guilty would refuse every later job.
-    uint64_t flags = 0;
-    kmd::Status q = rt->device(c).queue->reset_state(flags);
-    if (q && (flags & AMDGPU_CTX_QUERY2_FLAGS_GUILTY)) q = rt->device(c).queue->renew_context();
-    if (!q && first.ok()) first = q;
+    // C's copy context is replaced, as HIP destroys the primary context: a
+    // context the kernel marked guilty (job timeout) or that saw VRAM loss
+    // refuses every later CS with -ECANCELED (amdgpu_cs_parser_init,
+    // amdgpu_cs_pass1), and only a new context clears that sticky error.
+    if (kmd::Status q = rt->device(c).queue->renew_context(); !q && first.ok()) first = q;
     if (!first.ok()) {
         record_kernel_error(first);
         return Runtime::map_kernel_error(first);

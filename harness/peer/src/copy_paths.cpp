@@ -191,6 +191,16 @@ hipError_t peer_copy(Runtime &rt, uint64_t dst, int dst_dev, uint64_t src, int s
     return e;
 }
 
+void report_outcome(const JobOutcome &o, peerRawAccessResult *result) {
+    if (!result) return;
+    result->status = o.status;
+    result->vm_fault = o.vm_fault ? 1 : 0;
+    result->fault_address = o.fault_address;
+    result->kernel_errno = o.kernel.err;
+    std::snprintf(result->kernel_call, sizeof result->kernel_call, "%s",
+                  o.kernel.call ? o.kernel.call : "");
+}
+
 hipError_t raw_access(Runtime &rt, int device, uint64_t va, void *host, size_t n, bool write,
                       peerRawAccessResult *result) {
     PeerDevice &d = rt.device(device);
@@ -224,14 +234,7 @@ hipError_t raw_access(Runtime &rt, int device, uint64_t va, void *host, size_t n
         // The bytes the engine produced are returned even after a fault, so a
         // test can see what a faulting read yields.
         if (!write && o.kernel.ok()) std::memcpy(h + off, st.cpu, len);
-        if (result) {
-            result->status = o.status;
-            result->vm_fault = o.vm_fault ? 1 : 0;
-            result->fault_address = o.fault_address;
-            result->kernel_errno = o.kernel.err;
-            std::snprintf(result->kernel_call, sizeof result->kernel_call, "%s",
-                          o.kernel.call ? o.kernel.call : "");
-        }
+        report_outcome(o, result);
         if (o.status != hipSuccess) return o.status;
         off += len;
     }

@@ -24,4 +24,7 @@ hipError_t peer_copy(Runtime &rt, uint64_t dst, int dst_dev, uint64_t src, int s
 hipError_t raw_access(Runtime &rt, int device, uint64_t va, void *host, size_t n, bool write,
                       peerRawAccessResult *result);
 
+// Copies a job's outcome into a raw-access result (NULL allowed).
+void report_outcome(const JobOutcome &o, peerRawAccessResult *result);
+
 } // namespace peer

@@ -242,10 +242,9 @@ JobOutcome Runtime::finish_job(PendingJob &job) {
     if (!o.kernel.ok()) {
         o.status = map_kernel_error(o.kernel);
         record_kernel_error(o.kernel);
-        // A timed-out or cancelled job leaves the context guilty; later calls
-        // get a fresh one (this call already reported the failure).
-        if (o.status == hipErrorLaunchTimeOut || o.status == hipErrorLaunchFailure)
-            (void)d.queue->renew_context();
+        // A timed-out job leaves the context guilty (amdgpu_job_timedout);
+        // it stays so, and later jobs fail with -ECANCELED, until
+        // hipDeviceReset replaces it: a sticky error, as HIP's after a hang.
     } else if (o.vm_fault) {
         o.status = hipErrorIllegalAddress;
     }
@@ -260,7 +259,6 @@ JobOutcome Runtime::run_job(PeerDevice &d, std::span<const uint32_t> ib,
         JobOutcome o;
         o.kernel = s;
         o.status = map_kernel_error(s);
-        if (o.status == hipErrorLaunchFailure) (void)d.queue->renew_context();
         return o;
     }
     return finish_job(job);

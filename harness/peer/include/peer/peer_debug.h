@@ -32,6 +32,23 @@ hipError_t peerRawSdmaRead(int device, const void *deviceVa, void *hostDst, size
 hipError_t peerRawSdmaWrite(int device, void *deviceVa, const void *hostSrc, size_t bytes,
                             peerRawAccessResult *result);
 
+/* Largest IB peerRawSdmaSubmit takes, in dwords (one IB slot of the queue). */
+#define PEER_RAW_SDMA_MAX_DWORDS 16384u
+
+/* Submits `count` raw SDMA dwords as one IB on the same context and ring
+ * `device`'s API copies use, with `device`'s GTT staging buffer resident, and
+ * waits for it. Nothing is checked or added (padding NOPs aside): a malformed
+ * packet hangs the ring until the kernel's job timeout, which this call
+ * reports as hipErrorLaunchTimeOut with the errno and ioctl in *result and
+ * peerLastKernelError(). The kernel then marks the context guilty; every
+ * later job of `device` (hipMemcpyPeer, host transfers, raw access) fails
+ * with hipErrorLaunchFailure (-ECANCELED from AMDGPU_CS) until hipDeviceReset
+ * on `device` replaces the context (see harness/peer/README.md).
+ * dwords NULL, count 0 or count > PEER_RAW_SDMA_MAX_DWORDS ->
+ * hipErrorInvalidValue; result may be NULL. */
+hipError_t peerRawSdmaSubmit(int device, const uint32_t *dwords, size_t count,
+                             peerRawAccessResult *result);
+
 /* "<ioctl name>: <errno name> (<errno>)" of this thread's last kernel failure,
  * "" when there was none. The pointer stays valid until the thread's next
  * API call. */
