@@ -269,6 +269,10 @@ TEST_CASE("Disable row 4: mappings are removed; raw SDMA through them faults; En
         CHECK(peerRawSdmaWrite(p.a, buf.ptr, w.data(), w.size(), &r) == hipErrorIllegalAddress);
         CHECK(r.vm_fault == 1);
         CHECK(first_diff(buf.read(0, 8192), pattern(8192, 21)) == -1);
+        // Nor is an allocation made on the peer after Disable mapped into C.
+        DeviceBuffer later(p.b, 4096, 23);
+        CHECK(peerRawSdmaRead(p.a, later.ptr, got.data(), 4096, &r) == hipErrorIllegalAddress);
+        CHECK(r.vm_fault == 1);
         HIP_CHECK(hipDeviceEnablePeerAccess(p.b, 0));
         HIP_CHECK(hipDeviceDisablePeerAccess(p.b));
     }
@@ -307,6 +311,9 @@ TEST_CASE("Reset: frees C's allocations, unmaps C's peer mappings, clears C -> *
         CHECK(peerRawSdmaRead(p.a, peer_buf.ptr, got.data(), got.size(), &r) ==
               hipErrorIllegalAddress);
         CHECK(r.vm_fault == 1);
+        // C -> peer is cleared: a later allocation on the peer is not mapped into C.
+        DeviceBuffer later(p.b, 4096, 33);
+        CHECK(peerRawSdmaRead(p.a, later.ptr, got.data(), 4096, &r) == hipErrorIllegalAddress);
         // The peer's own allocation survived.
         CHECK(first_diff(peer_buf.read(0, 4096), pattern(4096, 31)) == -1);
         // Enable succeeds again (not AlreadyEnabled).
@@ -419,6 +426,8 @@ TEST_CASE("MemcpyPeer row 5: ranges not inside one allocation of the given devic
     DeviceBuffer c(0, 4096, 2);
     CHECK(hipMemcpyPeer(a.ptr, 0, c.ptr, 0, 4097) == hipErrorInvalidValue);   // past the end
     CHECK(hipMemcpyPeer(a.at(1), 0, c.ptr, 0, 4096) == hipErrorInvalidValue); // dst past end
+    CHECK(hipMemcpyPeer(a.ptr, 0, c.at(1), 0, 4096) == hipErrorInvalidValue); // src past end
+    CHECK(hipMemcpyPeer(a.ptr, 0, c.at(4095), 0, 2) == hipErrorInvalidValue); // last byte + 1
     int host[16] = {};
     CHECK(hipMemcpyPeer(host, 0, c.ptr, 0, 16) == hipErrorInvalidValue);
     CHECK(hipMemcpyPeer(a.ptr, 0, host, 0, 16) == hipErrorInvalidValue);
@@ -445,35 +454,47 @@ TEST_CASE("MemcpyPeer row 6: overlapping ranges -> hipErrorInvalidValue", "[spec
     CHECK(first_diff(a.read(0, 8192), want) == -1);
 }
 
-TEST_CASE("MemcpyPeer row 7: the path follows the mappings", "[spec][memcpypeer][paths]") {
+TEST_CASE("MemcpyPeer row 7: the path follows the mappings, every path byte-exact",
+          "[spec][memcpypeer][paths]") {
     ResetAll cleanup;
     const int n = device_count();
+    const auto m = expected_access();
+    REQUIRE(int(m.size()) == n);
+    const auto want = pattern(4096, 41);
     for (int a = 0; a < n; ++a)
         for (int b = 0; b < n; ++b) {
             CAPTURE(a, b);
             DeviceBuffer src(a, 4096, 41), dst(b, 4096, 0);
-            HIP_CHECK(hipMemcpyPeer(dst.ptr, b, src.ptr, a, 4096));
-            CHECK(first_diff(dst.read(0, 4096), pattern(4096, 41)) == -1);
+            // dst is cleared before each copy, so each path's own bytes are checked.
+            auto copy_and_check = [&](peerCopyPath path, int engine) {
+                HIP_CHECK(hipMemset(dst.ptr, 0, 4096));
+                HIP_CHECK(hipMemcpyPeer(dst.ptr, b, src.ptr, a, 4096));
+                CHECK(peerLastCopyPath() == path);
+                if (path == peerCopyPathDirect) CHECK(peerLastCopyEngineDevice() == engine);
+                CHECK(first_diff(dst.read(0, 4096), want) == -1);
+            };
             if (a == b) {
-                CHECK(peerLastCopyPath() == peerCopyPathSameDevice);
+                copy_and_check(peerCopyPathSameDevice, a);
                 continue;
             }
-            CHECK(peerLastCopyPath() == peerCopyPathStaged); // nothing enabled
+            copy_and_check(peerCopyPathStaged, -1); // nothing enabled
+            // b maps a's memory: b (the device holding the mapping) pulls.
             HIP_CHECK(hipSetDevice(b));
-            if (hipDeviceEnablePeerAccess(a, 0) == hipSuccess) {
-                HIP_CHECK(hipMemcpyPeer(dst.ptr, b, src.ptr, a, 4096));
-                CHECK(peerLastCopyPath() == peerCopyPathDirect);
-                CHECK(peerLastCopyEngineDevice() == b); // the device holding the mapping
+            const bool b_maps_a = m[size_t(b)][size_t(a)] == 1;
+            CHECK((hipDeviceEnablePeerAccess(a, 0) == hipSuccess) == b_maps_a);
+            if (b_maps_a) {
+                copy_and_check(peerCopyPathDirect, b);
                 HIP_CHECK(hipDeviceDisablePeerAccess(a));
             }
+            // a maps b's memory: a pushes.
             HIP_CHECK(hipSetDevice(a));
-            if (hipDeviceEnablePeerAccess(b, 0) == hipSuccess) {
-                HIP_CHECK(hipMemcpyPeer(dst.ptr, b, src.ptr, a, 4096));
-                CHECK(peerLastCopyPath() == peerCopyPathDirect);
-                CHECK(peerLastCopyEngineDevice() == a);
+            const bool a_maps_b = m[size_t(a)][size_t(b)] == 1;
+            CHECK((hipDeviceEnablePeerAccess(b, 0) == hipSuccess) == a_maps_b);
+            if (a_maps_b) {
+                copy_and_check(peerCopyPathDirect, a);
                 HIP_CHECK(hipDeviceDisablePeerAccess(b));
             }
-            CHECK(first_diff(dst.read(0, 4096), pattern(4096, 41)) == -1);
+            copy_and_check(peerCopyPathStaged, -1); // Disable really ended the direct path
         }
 }
 
