@@ -35,17 +35,21 @@ hipError_t run_copy(Runtime &rt, PeerDevice &d, uint64_t src, uint64_t dst, uint
 } // namespace
 
 hipError_t host_transfer(Runtime &rt, uint64_t dev, void *host, size_t n, Direction dir) {
-    std::shared_ptr<Allocation> a;
+    int owner = -1;
+    uint32_t handle = 0;
     {
+        // The handle is read under the lock: a hipFree racing with this call
+        // must make the job fail (unknown handle), never dereference a freed BO.
         std::lock_guard lock(rt.mu);
         const auto *e = rt.table.find_range(dev, n);
         if (!e) return hipErrorInvalidValue;
-        a = e->data;
+        owner = e->owner;
+        handle = e->data->bo->kms_handle();
     }
-    PeerDevice &d = rt.device(a->owner);
+    PeerDevice &d = rt.device(owner);
     GttBuffer &st = *d.staging;
     std::lock_guard lock(st.mu);
-    const uint32_t bos[] = {a->bo->kms_handle(), st.bo->kms_handle()};
+    const uint32_t bos[] = {handle, st.bo->kms_handle()};
     auto *h = static_cast<uint8_t *>(host);
     for (uint64_t off = 0; off < n;) {
         const uint64_t len = std::min<uint64_t>(n - off, st.bytes);
@@ -64,35 +68,45 @@ hipError_t host_transfer(Runtime &rt, uint64_t dev, void *host, size_t n, Direct
 }
 
 hipError_t device_fill(Runtime &rt, uint64_t dev, uint8_t value, size_t n) {
-    std::shared_ptr<Allocation> a;
+    int owner = -1;
+    uint32_t handle = 0;
     {
-        std::lock_guard lock(rt.mu);
+        std::lock_guard lock(rt.mu); // handle read under the lock, as in host_transfer
         const auto *e = rt.table.find_range(dev, n);
         if (!e) return hipErrorInvalidValue;
-        a = e->data;
+        owner = e->owner;
+        handle = e->data->bo->kms_handle();
     }
-    PeerDevice &d = rt.device(a->owner);
+    PeerDevice &d = rt.device(owner);
     std::vector<uint32_t> ib;
     // Byte fill (fillsize 0) with the byte in every lane, as the kernel's
     // amdgpu_fill_buffer uses CONSTANT_FILL.
     const uint32_t pattern = value * 0x01010101u;
     if (sdma::constant_fill_split(ib, d.gen, dev, pattern, n) != sdma::Error::none)
         return hipErrorInvalidValue;
-    const uint32_t bos[] = {a->bo->kms_handle()};
+    const uint32_t bos[] = {handle};
     return rt.run_job(d, ib, bos).status;
 }
 
 namespace {
 
-hipError_t staged_copy(Runtime &rt, Allocation &src_a, uint64_t src, Allocation &dst_a,
-                       uint64_t dst, uint64_t n) {
+// Ends of a staged copy: owner device and the KMS handle of its BO (read
+// under Runtime::mu by the caller).
+struct StagedEnd {
+    int dev = -1;
+    uint32_t handle = 0;
+    uint64_t va = 0;
+};
+
+hipError_t staged_copy(Runtime &rt, StagedEnd from, StagedEnd to, uint64_t n) {
+    const uint64_t src = from.va, dst = to.va;
     GttBuffer *b = nullptr;
-    if (kmd::Status s = rt.bounce(src_a.owner, dst_a.owner, b); !s) return fail(s);
+    if (kmd::Status s = rt.bounce(from.dev, to.dev, b); !s) return fail(s);
     std::lock_guard lock(b->mu);
-    PeerDevice &sd = rt.device(src_a.owner);
-    PeerDevice &dd = rt.device(dst_a.owner);
-    const uint32_t src_bos[] = {src_a.bo->kms_handle(), b->bo->kms_handle()};
-    const uint32_t dst_bos[] = {dst_a.bo->kms_handle(), b->import->kms_handle()};
+    PeerDevice &sd = rt.device(from.dev);
+    PeerDevice &dd = rt.device(to.dev);
+    const uint32_t src_bos[] = {from.handle, b->bo->kms_handle()};
+    const uint32_t dst_bos[] = {to.handle, b->import->kms_handle()};
     const uint64_t chunk = Runtime::kBounceChunk;
     const uint64_t chunks = (n + chunk - 1) / chunk;
 
@@ -151,6 +165,7 @@ hipError_t staged_copy(Runtime &rt, Allocation &src_a, uint64_t src, Allocation 
 
 hipError_t peer_copy(Runtime &rt, uint64_t dst, int dst_dev, uint64_t src, int src_dev, size_t n) {
     std::shared_ptr<Allocation> sa, da;
+    StagedEnd from, to;
     PeerDevice *exec = nullptr;
     std::vector<uint32_t> bos;
     peerCopyPath path = peerCopyPathStaged;
@@ -164,6 +179,8 @@ hipError_t peer_copy(Runtime &rt, uint64_t dst, int dst_dev, uint64_t src, int s
         if (src < dst + n && dst < src + n) return hipErrorInvalidValue;
         sa = se->data;
         da = de->data;
+        from = {src_dev, sa->bo->kms_handle(), src};
+        to = {dst_dev, da->bo->kms_handle(), dst};
         if (src_dev == dst_dev) {
             path = peerCopyPathSameDevice;
             exec = &rt.device(src_dev);
@@ -182,8 +199,7 @@ hipError_t peer_copy(Runtime &rt, uint64_t dst, int dst_dev, uint64_t src, int s
         }
     }
     ThreadState &t = thread_state();
-    hipError_t e =
-        exec ? run_copy(rt, *exec, src, dst, n, bos) : staged_copy(rt, *sa, src, *da, dst, n);
+    hipError_t e = exec ? run_copy(rt, *exec, src, dst, n, bos) : staged_copy(rt, from, to, n);
     if (e == hipSuccess) {
         t.last_path = path;
         t.last_engine = exec ? exec->index : -1;
