@@ -90,11 +90,27 @@ TEST_CASE("§3: job timeout -> hipErrorLaunchTimeOut; guilty context -> hipError
     CHECK(peerRawSdmaSubmit(dev, nop, 1, &r) == hipErrorLaunchFailure);
     CHECK((reset_flags(dev) & AMDGPU_CTX_QUERY2_FLAGS_GUILTY) != 0);
 
-    // Guilt is per context: another device's copies are unaffected.
+    // Guilt is per context: another device's copies are unaffected, and a
+    // peer copy fails exactly when it needs the guilty device's engine.
     if (n > 1) {
         DeviceBuffer a(1, 4096, 5), b(1, 4096, 0);
         HIP_CHECK(hipMemcpyPeer(b.ptr, 1, a.ptr, 1, 4096));
         CHECK(first_diff(b.read(0, 4096), pattern(4096, 5)) == -1);
+        // Staged: device 0's engine copies the source into the bounce buffer.
+        peerClearLastKernelError();
+        CHECK(hipMemcpyPeer(b.ptr, 1, src, dev, 4096) == hipErrorLaunchFailure);
+        CHECK(peerLastKernelErrno(nullptr) == ECANCELED);
+        CHECK(first_diff(b.read(0, 4096), pattern(4096, 5)) == -1); // untouched
+        // Direct with device 1 holding the mapping: device 1's engine pulls.
+        if (expected_access().at(1).at(0) == 1) {
+            HIP_CHECK(hipSetDevice(1));
+            HIP_CHECK(hipDeviceEnablePeerAccess(dev, 0));
+            HIP_CHECK(hipMemcpyPeer(b.ptr, 1, src, dev, 4096));
+            CHECK(peerLastCopyPath() == peerCopyPathDirect);
+            CHECK(peerLastCopyEngineDevice() == 1);
+            CHECK(first_diff(b.read(0, 4096), bytes) == -1);
+            HIP_CHECK(hipDeviceDisablePeerAccess(dev));
+        }
     }
 
     // hipDeviceReset on the device: its allocations go, the context is new
