@@ -230,7 +230,9 @@ TEST_CASE("Disable row 3: not enabled, self, incapable -> hipErrorPeerAccessNotE
         CHECK(hipDeviceDisablePeerAccess(p.b) == hipErrorPeerAccessNotEnabled);
         // Enabled in the other direction only still counts as not enabled here.
         HIP_CHECK(hipSetDevice(p.b));
-        if (hipDeviceEnablePeerAccess(p.a, 0) == hipSuccess) {
+        const bool back = expected_access()[size_t(p.b)][size_t(p.a)] == 1;
+        CHECK((hipDeviceEnablePeerAccess(p.a, 0) == hipSuccess) == back);
+        if (back) {
             HIP_CHECK(hipSetDevice(p.a));
             CHECK(hipDeviceDisablePeerAccess(p.b) == hipErrorPeerAccessNotEnabled);
             HIP_CHECK(hipSetDevice(p.b));
@@ -294,7 +296,8 @@ TEST_CASE("Reset: frees C's allocations, unmaps C's peer mappings, clears C -> *
         HIP_CHECK(hipDeviceEnablePeerAccess(p.b, 0));
         // The peer also enabled access to C, so C's allocation is mapped there.
         HIP_CHECK(hipSetDevice(p.b));
-        const bool back = hipDeviceEnablePeerAccess(p.a, 0) == hipSuccess;
+        const bool back = expected_access()[size_t(p.b)][size_t(p.a)] == 1;
+        CHECK((hipDeviceEnablePeerAccess(p.a, 0) == hipSuccess) == back);
         HIP_CHECK(hipSetDevice(p.a));
         HIP_CHECK(hipDeviceReset());
         // C's allocation is gone (everywhere).
