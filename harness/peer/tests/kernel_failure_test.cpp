@@ -6,11 +6,14 @@
 // which the simulator's engine stops at (its job timeout is 200 ms).
 #include "sim_support.hpp"
 
+#include "sdma/packets.hpp"
+
 #include <amdgpu_drm.h>
 
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <vector>
 
 using namespace simtest;
 
@@ -123,4 +126,32 @@ TEST_CASE("§3: job timeout -> hipErrorLaunchTimeOut; guilty context -> hipError
     DeviceBuffer c(dev, 4096, 23), d(dev, 4096, 0);
     HIP_CHECK(hipMemcpyPeer(d.ptr, dev, c.ptr, dev, 4096));
     CHECK(first_diff(d.read(0, 4096), pattern(4096, 23)) == -1);
+}
+
+TEST_CASE("peerRawSdmaSubmit: a packet writing to an unmapped VA is a VM fault "
+          "(hipErrorIllegalAddress, fault page reported), and the context stays usable",
+          "[spec][kernel][raw]") {
+    const int dev = 0;
+    HIP_CHECK(hipSetDevice(dev));
+    peerDeviceInfo info{};
+    HIP_CHECK(peerGetDeviceInfo(dev, &info));
+    const auto gen = sdma::generation_for_ip(info.sdma_major);
+    REQUIRE(gen.has_value());
+    // A VA that was mapped and no longer is: hipFree unmaps it.
+    void *p = nullptr;
+    HIP_CHECK(hipMalloc(&p, 8192));
+    HIP_CHECK(hipFree(p));
+    const uint64_t va = reinterpret_cast<uintptr_t>(p) + 4096 + 0x40;
+    std::vector<uint32_t> ib;
+    REQUIRE(sdma::fence(ib, *gen, va, 0x1234) == sdma::Error::none);
+    peerRawAccessResult r{};
+    CHECK(peerRawSdmaSubmit(dev, ib.data(), ib.size(), &r) == hipErrorIllegalAddress);
+    CHECK(r.status == hipErrorIllegalAddress);
+    CHECK(r.vm_fault == 1);
+    CHECK(r.fault_address == (va & ~uint64_t(4095)));
+    CHECK(r.kernel_errno == 0); // the job completed; only the fault is reported
+    // A fault is not a hang: the context is not guilty and the next job runs.
+    CHECK((reset_flags(dev) & AMDGPU_CTX_QUERY2_FLAGS_GUILTY) == 0);
+    const uint32_t nop[] = {0};
+    HIP_CHECK(peerRawSdmaSubmit(dev, nop, 1, &r));
 }
