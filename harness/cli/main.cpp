@@ -48,7 +48,7 @@ int main(int argc, char **argv) {
     run->add_option("--timeout", s.timeout_s, "per-instance timeout in seconds (default 60)");
     run->add_option("--jobs,-j", s.jobs,
                     "instances running at once, each in its own process (default 1; they share "
-                    "the GPUs; on amdgpu-sim keep 1: forked processes share its device memory)")
+                    "the GPUs, and cases that provoke faults or hangs affect the whole device)")
         ->check(CLI::Range(1, 256));
     run->add_flag("--resume", s.resume, "continue the interrupted run in --results");
     run->add_flag("--overwrite", s.overwrite, "replace a previous run in --results");

@@ -1,6 +1,7 @@
 #include "kmd/kmsg.hpp"
 
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 #include <fcntl.h>
 #include <unistd.h>
@@ -16,6 +17,21 @@ bool has_device_prefix(std::string_view text, std::string_view slot) {
     if (at == std::string_view::npos) return false;
     std::string_view rest = text.substr(at + tag.size());
     return rest.substr(0, slot.size()) == slot && rest.substr(slot.size(), 1) == ":";
+}
+// The process a fault line names, when the line names one: kernels that print
+// the task in the fault line itself append "for process NAME pid N thread
+// NAME pid M" (gmc_v9_0_process_interrupt before the task info moved to its
+// own line). Returns 0 when the line has no process information.
+int process_pid(std::string_view text) {
+    const std::string_view key = "for process ";
+    const size_t at = text.find(key);
+    if (at == std::string_view::npos) return 0;
+    const size_t pid_at = text.find(" pid ", at + key.size());
+    if (pid_at == std::string_view::npos) return 0;
+    const char *begin = text.data() + pid_at + 5;
+    int pid = 0;
+    auto [end, ec] = std::from_chars(begin, text.data() + text.size(), pid);
+    return ec == std::errc() && end != begin ? pid : 0;
 }
 } // namespace
 
@@ -72,13 +88,19 @@ uint64_t KmsgLog::mark() {
 std::vector<KmsgFault> KmsgLog::faults_since(uint64_t mark, std::string_view pci_slot) {
     std::lock_guard lock(mu_);
     drain_locked();
+    // The log is system-wide: another process's fault on the same device (a
+    // concurrent test instance, another user of the GPU) must not be taken
+    // for this job's.
+    const int own_pid = static_cast<int>(::getpid());
     std::vector<KmsgFault> out;
+    bool last_was_ours = false;
     for (const Record &r : records_) {
         if (r.index <= mark) continue;
         uint64_t addr = 0;
-        if (parse_fault_line(r.text, pci_slot)) {
-            out.push_back({0, r.text});
-        } else if (!out.empty() && out.back().address == 0 &&
+        if (has_device_prefix(r.text, pci_slot) && r.text.find("page fault") != std::string::npos) {
+            last_was_ours = parse_fault_line(r.text, pci_slot, own_pid);
+            if (last_was_ours) out.push_back({0, r.text});
+        } else if (last_was_ours && out.back().address == 0 &&
                    parse_address_line(r.text, pci_slot, addr)) {
             out.back().address = addr;
         }
@@ -86,8 +108,11 @@ std::vector<KmsgFault> KmsgLog::faults_since(uint64_t mark, std::string_view pci
     return out;
 }
 
-bool KmsgLog::parse_fault_line(std::string_view text, std::string_view pci_slot) {
-    return has_device_prefix(text, pci_slot) && text.find("page fault") != std::string_view::npos;
+bool KmsgLog::parse_fault_line(std::string_view text, std::string_view pci_slot, int pid) {
+    if (!has_device_prefix(text, pci_slot) || text.find("page fault") == std::string_view::npos)
+        return false;
+    const int logged = process_pid(text);
+    return pid == 0 || logged == 0 || logged == pid;
 }
 
 bool KmsgLog::parse_address_line(std::string_view text, std::string_view pci_slot,

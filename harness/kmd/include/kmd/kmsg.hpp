@@ -34,11 +34,13 @@ class KmsgLog {
     bool available() const { return fd_ >= 0; }
     // A position: faults after it are what a job started now may cause.
     uint64_t mark();
-    // Faults for `pci_slot` logged after `mark`.
+    // Faults for `pci_slot` logged after `mark` by this process (a fault line
+    // naming another process is someone else's).
     std::vector<KmsgFault> faults_since(uint64_t mark, std::string_view pci_slot);
 
-    // Parses one record's text (after ';'); exposed for tests.
-    static bool parse_fault_line(std::string_view text, std::string_view pci_slot);
+    // Parses one record's text (after ';'); exposed for tests. With pid != 0,
+    // a line that names another process is not a match.
+    static bool parse_fault_line(std::string_view text, std::string_view pci_slot, int pid = 0);
     static bool parse_address_line(std::string_view text, std::string_view pci_slot,
                                    uint64_t &address);
 
