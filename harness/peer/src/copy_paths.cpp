@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace peer {
@@ -25,6 +27,16 @@ hipError_t copy_ib(const PeerDevice &d, uint64_t src, uint64_t dst, uint64_t n,
     return hipSuccess;
 }
 
+// Owner device and KMS handle of the live allocation holding [dev, dev + n).
+// Read under Runtime::mu: a hipFree racing with the caller must make its job
+// fail (unknown handle), never dereference a freed BO.
+std::optional<std::pair<int, uint32_t>> owning_bo(Runtime &rt, uint64_t dev, uint64_t n) {
+    std::lock_guard lock(rt.mu);
+    const auto *e = rt.table.find_range(dev, n);
+    if (!e) return std::nullopt;
+    return std::pair{e->owner, e->data->bo->kms_handle()};
+}
+
 hipError_t run_copy(Runtime &rt, PeerDevice &d, uint64_t src, uint64_t dst, uint64_t n,
                     std::span<const uint32_t> bos) {
     std::vector<uint32_t> ib;
@@ -35,17 +47,9 @@ hipError_t run_copy(Runtime &rt, PeerDevice &d, uint64_t src, uint64_t dst, uint
 } // namespace
 
 hipError_t host_transfer(Runtime &rt, uint64_t dev, void *host, size_t n, Direction dir) {
-    int owner = -1;
-    uint32_t handle = 0;
-    {
-        // The handle is read under the lock: a hipFree racing with this call
-        // must make the job fail (unknown handle), never dereference a freed BO.
-        std::lock_guard lock(rt.mu);
-        const auto *e = rt.table.find_range(dev, n);
-        if (!e) return hipErrorInvalidValue;
-        owner = e->owner;
-        handle = e->data->bo->kms_handle();
-    }
+    const auto range = owning_bo(rt, dev, n);
+    if (!range) return hipErrorInvalidValue;
+    const auto [owner, handle] = *range;
     PeerDevice &d = rt.device(owner);
     GttBuffer &st = *d.staging;
     std::lock_guard lock(st.mu);
@@ -68,15 +72,9 @@ hipError_t host_transfer(Runtime &rt, uint64_t dev, void *host, size_t n, Direct
 }
 
 hipError_t device_fill(Runtime &rt, uint64_t dev, uint8_t value, size_t n) {
-    int owner = -1;
-    uint32_t handle = 0;
-    {
-        std::lock_guard lock(rt.mu); // handle read under the lock, as in host_transfer
-        const auto *e = rt.table.find_range(dev, n);
-        if (!e) return hipErrorInvalidValue;
-        owner = e->owner;
-        handle = e->data->bo->kms_handle();
-    }
+    const auto range = owning_bo(rt, dev, n);
+    if (!range) return hipErrorInvalidValue;
+    const auto [owner, handle] = *range;
     PeerDevice &d = rt.device(owner);
     std::vector<uint32_t> ib;
     // Byte fill (fillsize 0) with the byte in every lane, as the kernel's
