@@ -50,6 +50,14 @@ int main(int argc, char **argv) {
                     "instances running at once, each in its own process (default 1; they share "
                     "the GPUs, and cases that provoke faults or hangs affect the whole device)")
         ->check(CLI::Range(1, 256));
+    run->add_option("--isolation", s.isolation,
+                    "batch: up to --batch-size instances per child process, restarted after "
+                    "the culprit of a crash or hang; process: one child per instance "
+                    "(default batch)")
+        ->check(CLI::IsMember({"batch", "process"}));
+    run->add_option("--batch-size", s.batch_size,
+                    "instances per child process with --isolation batch (default 64)")
+        ->check(CLI::Range(1, 1000000));
     run->add_flag("--resume", s.resume, "continue the interrupted run in --results");
     run->add_flag("--overwrite", s.overwrite, "replace a previous run in --results");
     run->add_flag("--allow-disruptive", s.allow_disruptive,

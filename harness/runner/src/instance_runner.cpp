@@ -2,6 +2,7 @@
 
 #include "report/tokens.hpp"
 #include "runner/executor.hpp"
+#include "runner/fresh_state.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -68,8 +69,9 @@ InstanceRunner::InstanceRunner(const RunSettings &s, const Plan &p, report::Jour
 }
 
 InstanceRunner::~InstanceRunner() {
-    // Catch2 stopped early (--abort): what was started still ends on disk.
-    while (!running_.empty())
+    // Catch2 stopped early (--abort): what was started still ends on disk
+    // (a batch already launched runs to its end, as launched children do).
+    while (!running_.empty() || !batches_.empty())
         poll_all();
 }
 
@@ -102,28 +104,104 @@ void InstanceRunner::launch(size_t index) {
     running_.push_back(std::move(run));
 }
 
+void InstanceRunner::launch_batch(std::vector<size_t> indexes) {
+    Batch b;
+    for (size_t i : indexes) {
+        launched_[i] = true;
+        b.records.push_back(blank_record(i));
+        b.log_rel.push_back(
+            fmt::format("{}/{:05}.log", report::tokens::kLogsDir, b.records.back().index));
+        b.log_abs.push_back((fs::path(s_.results_dir) / b.log_rel.back()).string());
+    }
+    b.indexes = std::move(indexes);
+    BatchWork work;
+    work.count = b.indexes.size();
+    const Plan &plan = plan_;
+    // Copies: the child uses them after the parent's vectors have moved on.
+    work.run = [idx = b.indexes, &plan](size_t pos) {
+        return execute_instance(plan.instances[idx[pos]], plan.topology).dump();
+    };
+    work.log_path = [logs = b.log_abs](size_t pos) { return logs[pos]; };
+    // A case that faults, hangs or resets on purpose ends its batch: what it
+    // did to the device is left to a process exit, as with one per instance.
+    work.between = [idx = b.indexes, &plan](size_t pos) {
+        return !plan.instances[idx[pos]].disruptive && restore_fresh_state();
+    };
+    b.child = std::make_unique<BatchChild>(work, s_.timeout_s);
+    batches_.push_back(std::move(b));
+}
+
 void InstanceRunner::fill() {
     const size_t jobs = static_cast<size_t>(std::max(1, s_.jobs));
-    while (running_.size() < jobs && next_ < order_.size()) {
-        size_t i = order_[next_++];
-        if (!launched_[i] && needs_child(i)) launch(i);
+    if (!batch_mode()) {
+        while (running_.size() < jobs && next_ < order_.size()) {
+            size_t i = order_[next_++];
+            if (!launched_[i] && needs_child(i)) launch(i);
+        }
+        return;
+    }
+    const size_t size = static_cast<size_t>(std::max(1, s_.batch_size));
+    while (batches_.size() < jobs && (!retry_.empty() || next_ < order_.size())) {
+        std::vector<size_t> take;
+        // What a batch that ended early never started runs first: it is
+        // earlier in Catch2's order than anything not yet launched.
+        while (take.size() < size && !retry_.empty()) {
+            take.push_back(retry_.front());
+            retry_.pop_front();
+        }
+        while (take.size() < size && next_ < order_.size()) {
+            size_t i = order_[next_++];
+            if (!launched_[i] && needs_child(i)) take.push_back(i);
+        }
+        if (take.empty()) break;
+        launch_batch(std::move(take));
     }
 }
 
-void InstanceRunner::finish(Running &run) {
-    outcome_into(run.child->outcome(), s_.timeout_s, run.record);
+void InstanceRunner::end_instance(size_t index, InstanceRecord &record, const ChildOutcome &o,
+                                  const std::string &log_rel, const std::string &log_abs) {
+    outcome_into(o, s_.timeout_s, record);
     std::error_code ec;
-    if (fs::exists(run.log_abs, ec) && fs::file_size(run.log_abs, ec) > 0)
-        run.record.log = run.log_rel;
+    if (fs::exists(log_abs, ec) && fs::file_size(log_abs, ec) > 0)
+        record.log = log_rel;
     else
-        fs::remove(run.log_abs, ec);
-    complain(journal_.end(run.record));
-    done_[run.index] = std::move(run.record);
+        fs::remove(log_abs, ec);
+    complain(journal_.end(record));
+    done_[index] = std::move(record);
+}
+
+void InstanceRunner::finish(Running &run) {
+    end_instance(run.index, run.record, run.child->outcome(), run.log_rel, run.log_abs);
+}
+
+bool InstanceRunner::poll_batch(Batch &b, int wait_ms) {
+    std::vector<BatchEvent> events;
+    const bool gone = b.child->poll(wait_ms, events);
+    for (auto &e : events) {
+        const size_t index = b.indexes[e.pos];
+        InstanceRecord &r = b.records[e.pos];
+        if (e.kind == BatchEvent::Kind::started)
+            complain(journal_.start(r.index, r.name));
+        else
+            end_instance(index, r, e.outcome, b.log_rel[e.pos], b.log_abs[e.pos]);
+    }
+    if (!gone) return false;
+    // The child ended early (after the culprit of a crash or hang, or after
+    // a disruptive case): what it never started runs in a new batch.
+    for (size_t pos = b.child->first_unstarted(); pos < b.indexes.size(); ++pos)
+        retry_.push_back(b.indexes[pos]);
+    return true;
 }
 
 void InstanceRunner::poll_all() {
     // Short waits per child: whichever finishes first is noticed quickly.
-    const int wait_ms = running_.size() > 1 ? 5 : 20;
+    const int wait_ms = running_.size() + batches_.size() > 1 ? 5 : 20;
+    for (size_t k = 0; k < batches_.size();) {
+        if (poll_batch(batches_[k], wait_ms))
+            batches_.erase(batches_.begin() + static_cast<std::ptrdiff_t>(k));
+        else
+            ++k;
+    }
     for (size_t k = 0; k < running_.size();) {
         if (running_[k].child->poll(wait_ms)) {
             finish(running_[k]);
@@ -147,7 +225,7 @@ void InstanceRunner::operator()(size_t index) {
         r.reason = in.skip_reason;
         complain(journal_.end(r));
     } else {
-        if (!launched_[index] && !done_.count(index)) launch(index);
+        if (!batch_mode() && !launched_[index] && !done_.count(index)) launch(index);
         while (!done_.count(index)) {
             fill();
             poll_all();

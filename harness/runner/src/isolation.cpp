@@ -23,21 +23,8 @@ std::string signal_name(int sig) {
 
 [[noreturn]] void child_main(const std::function<std::string()> &work, int out_fd,
                              const std::string &log_path, pid_t parent) {
-    setpgid(0, 0);
-    // If the runner dies (killed, machine watchdog), its children go with it:
-    // no orphaned instance keeps a GPU job running while a resumed run starts.
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(127);
-    for (int sig : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM, SIGINT, SIGPIPE})
-        std::signal(sig, SIG_DFL);
-    if (!log_path.empty()) {
-        int fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd >= 0) {
-            dup2(fd, STDOUT_FILENO);
-            dup2(fd, STDERR_FILENO);
-            ::close(fd);
-        }
-    }
+    if (!enter_isolated_child(parent)) _exit(127);
+    if (!log_path.empty()) redirect_output(log_path);
     std::string payload = work();
     size_t done = 0;
     while (done < payload.size()) {
@@ -54,6 +41,40 @@ std::string signal_name(int sig) {
 }
 
 } // namespace
+
+bool enter_isolated_child(int parent) {
+    setpgid(0, 0);
+    // If the runner dies (killed, machine watchdog), its children go with it:
+    // no orphaned instance keeps a GPU job running while a resumed run starts.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) return false;
+    for (int sig : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM, SIGINT, SIGPIPE})
+        std::signal(sig, SIG_DFL);
+    return true;
+}
+
+void redirect_output(const std::string &log_path) {
+    std::fflush(nullptr);
+    const char *path = log_path.empty() ? "/dev/null" : log_path.c_str();
+    int fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        dup2(fd, STDOUT_FILENO);
+        dup2(fd, STDERR_FILENO);
+        ::close(fd);
+    }
+}
+
+void classify_exit(int status, bool signalled_by_us, ChildOutcome &out) {
+    if (signalled_by_us) {
+        out.kind = ChildOutcome::Kind::timed_out;
+    } else if (WIFSIGNALED(status)) {
+        out.kind = ChildOutcome::Kind::crashed;
+        out.signal = WTERMSIG(status);
+    } else {
+        out.kind = ChildOutcome::Kind::crashed;
+        out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
+}
 
 std::string ChildOutcome::describe() const {
     switch (kind) {
@@ -162,17 +183,12 @@ void IsolatedChild::finish(int status) {
     }
     out_.duration_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    if (signals_sent_ > 0) {
-        out_.kind = ChildOutcome::Kind::timed_out;
-    } else if (WIFSIGNALED(status)) {
-        out_.kind = ChildOutcome::Kind::crashed;
-        out_.signal = WTERMSIG(status);
-    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !out_.payload.empty()) {
+    if (signals_sent_ == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+        !out_.payload.empty()) {
         out_.kind = ChildOutcome::Kind::finished;
         out_.exit_code = 0;
     } else {
-        out_.kind = ChildOutcome::Kind::crashed;
-        out_.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        classify_exit(status, signals_sent_ > 0, out_);
     }
 }
 

@@ -66,6 +66,8 @@ int run_command(RunSettings s) {
         s.resume = true;
         s.timeout_s = asked.timeout_s;
         s.jobs = asked.jobs;
+        s.isolation = asked.isolation; // how to isolate never changes a verdict
+        s.batch_size = asked.batch_size;
         if (!asked.catch_args.empty()) s.catch_args = asked.catch_args;
     }
     auto plan = make_plan(s, saved ? &saved->topology : nullptr);

@@ -14,6 +14,8 @@ nlohmann::json settings_to_json(const RunSettings &s) {
             {"seed", s.seed},
             {"timeout_s", s.timeout_s},
             {"jobs", s.jobs},
+            {"isolation", s.isolation},
+            {"batch_size", s.batch_size},
             {"allow_disruptive", s.allow_disruptive},
             {"on_simulator", s.on_simulator},
             {"machine", s.machine},
@@ -39,6 +41,9 @@ std::optional<RunSettings> settings_from_json(const nlohmann::json &j, std::stri
         s.seed = j.at("seed").get<uint64_t>();
         s.timeout_s = j.at("timeout_s").get<double>();
         s.jobs = j.value("jobs", 1);
+        // Runs recorded before batches existed ran one process per instance.
+        s.isolation = j.value("isolation", std::string("process"));
+        s.batch_size = j.value("batch_size", 1);
         s.allow_disruptive = j.at("allow_disruptive").get<bool>();
         s.on_simulator = j.at("on_simulator").get<bool>();
         s.machine = j.at("machine").get<std::string>();

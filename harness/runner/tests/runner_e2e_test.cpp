@@ -1,6 +1,7 @@
 #include "report/journal.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <csignal>
@@ -89,10 +90,14 @@ int end_lines_for(const fs::path &journal, const std::string &name) {
 } // namespace
 
 TEST_CASE("a crash, a hang and an abort are recorded and the run goes on", "[isolation]") {
+    // The same statuses whether each instance has its own process or a batch
+    // of them shares one (restarted after the crash, the hang and the abort).
+    const std::string mode = GENERATE(as<std::string>{}, "process", "batch");
+    INFO("--isolation " << mode);
     TempDir d;
     fs::path results = d.path / "r";
     Ran r = run({"run", "--cases", RUNNER_TEST_DATA "/selftest.yaml", "--results", results.string(),
-                 "--timeout", "1"},
+                 "--timeout", "1", "--isolation", mode},
                 d.path);
     INFO(r.output);
     CHECK(r.code == 1);
@@ -119,11 +124,49 @@ TEST_CASE("a crash, a hang and an abort are recorded and the run goes on", "[iso
     CHECK(fail.failures[0].doc == "a step that fails on purpose");
 }
 
+TEST_CASE("a batch restarts after its culprit: every instance starts and ends once",
+          "[isolation][batch]") {
+    TempDir d;
+    fs::path results = d.path / "r";
+    // One batch for all 8 instances: the crash, the hang and the abort each
+    // end a child; what follows each of them runs in the next one.
+    Ran r = run({"run", "--cases", RUNNER_TEST_DATA "/selftest.yaml", "--results", results.string(),
+                 "--timeout", "1", "--isolation", "batch", "--batch-size", "8"},
+                d.path);
+    INFO(r.output);
+    CHECK(r.code == 1);
+    const fs::path journal = results / "results.jsonl";
+    std::ifstream in(journal);
+    std::string line;
+    std::vector<std::string> events;
+    while (std::getline(in, line)) {
+        auto j = nlohmann::json::parse(line);
+        events.push_back(j.at("event").get<std::string>() + " " + j.at("name").get<std::string>());
+    }
+    // In run order, each start directly followed by its end: the journal
+    // shows the instance that was running when its child died.
+    const std::vector<std::string> want{
+        "start selftest/pass-a",     "end selftest/pass-a",     "start selftest/crash",
+        "end selftest/crash",        "start selftest/pass-b",   "end selftest/pass-b",
+        "start selftest/hang",       "end selftest/hang",       "start selftest/abort",
+        "end selftest/abort",        "start selftest/fail",     "end selftest/fail",
+        "start selftest/pass-c/n=1", "end selftest/pass-c/n=1", "start selftest/pass-c/n=2",
+        "end selftest/pass-c/n=2"};
+    CHECK(events == want);
+    auto recs = read_journal(journal.string()).ended;
+    CHECK(recs.at("selftest/crash").reason == "killed by SIGSEGV");
+    CHECK(recs.at("selftest/abort").reason == "killed by SIGABRT");
+    CHECK(recs.at("selftest/hang").reason.find("per-instance timeout") != std::string::npos);
+    CHECK(recs.at("selftest/pass-b").status == Status::pass);
+}
+
 TEST_CASE("with --jobs 2 the same statuses are recorded, reported in order", "[isolation]") {
     TempDir d;
     fs::path results = d.path / "r";
+    const std::string mode = GENERATE(as<std::string>{}, "process", "batch");
+    INFO("--isolation " << mode);
     Ran r = run({"run", "--cases", RUNNER_TEST_DATA "/selftest.yaml", "--results", results.string(),
-                 "--timeout", "1", "--jobs", "2"},
+                 "--timeout", "1", "--jobs", "2", "--isolation", mode, "--batch-size", "3"},
                 d.path);
     INFO(r.output);
     CHECK(r.code == 1);
@@ -142,10 +185,12 @@ TEST_CASE("with --jobs 2 the same statuses are recorded, reported in order", "[i
 }
 
 TEST_CASE("a killed run resumes without rerunning what was started", "[resume]") {
+    const std::string mode = GENERATE(as<std::string>{}, "process", "batch");
+    INFO("--isolation " << mode);
     TempDir d;
     fs::path results = d.path / "r";
     pid_t pid = spawn({"run", "--cases", RUNNER_TEST_DATA "/resume.yaml", "--results",
-                       results.string(), "--timeout", "60"},
+                       results.string(), "--timeout", "60", "--isolation", mode},
                       d.path / "first.txt");
     // Wait (bounded) until the hanging instance has started, then kill the runner.
     bool started = false;
@@ -159,7 +204,9 @@ TEST_CASE("a killed run resumes without rerunning what was started", "[resume]")
     wait_exit(pid);
     CHECK(statuses(results).size() == 3); // pass-a, pass-b ended; hang started
 
-    Ran r = run({"run", "--resume", "--results", results.string(), "--timeout", "5"}, d.path);
+    Ran r = run(
+        {"run", "--resume", "--results", results.string(), "--timeout", "5", "--isolation", mode},
+        d.path);
     INFO(r.output);
     CHECK(r.code == 1);
     auto st = statuses(results);
@@ -271,5 +318,33 @@ TEST_CASE("every kind of check fails when the expectation is wrong", "[sim]") {
                   std::string::npos);
         if (rec.kase == "payload-changed")
             CHECK(m.find("in 1 byte(s); first at offset 2048") != std::string::npos);
+    }
+}
+
+TEST_CASE("the default suite's verdicts are the same in batches and one process each",
+          "[sim-suite]") {
+    TempDir d;
+    std::map<std::string, std::string> verdicts[2];
+    const std::string modes[2] = {"process", "batch"};
+    for (int m = 0; m < 2; ++m) {
+        fs::path results = d.path / modes[m];
+        Ran r = run({"run", "--machine", "mixed-4", "--jobs", "2", "--isolation", modes[m],
+                     "--results", results.string()},
+                    d.path);
+        INFO(modes[m] << ": "
+                      << r.output.substr(r.output.size() > 4000 ? r.output.size() - 4000 : 0));
+        REQUIRE((r.code == 0 || r.code == 1));
+        for (const auto &rec : records_of(read_journal((results / "results.jsonl").string()))) {
+            std::string v = std::string(status_name(rec.status)) + " | " + rec.reason;
+            for (const auto &f : rec.failures)
+                v += " | " + f.message;
+            verdicts[m][rec.name] = v;
+        }
+    }
+    REQUIRE(verdicts[0].size() > 100); // the suite ran, not an empty selection
+    CHECK(verdicts[0].size() == verdicts[1].size());
+    for (const auto &[name, v] : verdicts[0]) {
+        INFO(name);
+        CHECK(verdicts[1][name] == v);
     }
 }

@@ -1,5 +1,6 @@
-// Runs instances as Catch2 asks for them, each in its own child process, up
-// to `jobs` at once: when Catch2 asks for instance i, the runner keeps the
+// Runs instances as Catch2 asks for them, each in its own child process or
+// (--isolation batch) up to batch_size in one child (batch.hpp), up to `jobs`
+// children at once: when Catch2 asks for instance i, the runner keeps the
 // next selected instances (in Catch2's own order) running in the background,
 // so two cores are used while Catch2 still reports one test at a time, in
 // order, from its main thread (C2-6). Every start and end is journaled as it
@@ -7,10 +8,12 @@
 #pragma once
 
 #include "report/journal.hpp"
+#include "runner/batch.hpp"
 #include "runner/isolation.hpp"
 #include "runner/plan.hpp"
 #include "runner/progress.hpp"
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -38,6 +41,13 @@ class InstanceRunner {
         std::unique_ptr<IsolatedChild> child;
     };
 
+    struct Batch {
+        std::vector<size_t> indexes; // plan indexes, in run order
+        std::vector<report::InstanceRecord> records;
+        std::vector<std::string> log_rel, log_abs;
+        std::unique_ptr<BatchChild> child;
+    };
+
     const RunSettings &s_;
     const Plan &plan_;
     report::JournalWriter &journal_;
@@ -46,11 +56,18 @@ class InstanceRunner {
     std::vector<size_t> order_;
     size_t next_ = 0;
     std::vector<Running> running_;
+    std::vector<Batch> batches_;
+    std::deque<size_t> retry_; // not started by a batch that ended early: run next
     std::vector<bool> launched_;
     std::map<size_t, report::InstanceRecord> done_;
 
     bool needs_child(size_t index) const;
+    bool batch_mode() const { return s_.isolation == "batch"; }
     void launch(size_t index);
+    void launch_batch(std::vector<size_t> indexes);
+    bool poll_batch(Batch &b, int wait_ms); // true once its child is gone
+    void end_instance(size_t index, report::InstanceRecord &record, const ChildOutcome &o,
+                      const std::string &log_rel, const std::string &log_abs);
     void fill();
     void poll_all();
     void finish(Running &r);

@@ -20,6 +20,10 @@ struct RunSettings {
     uint64_t seed = 1;
     double timeout_s = 60; // per instance
     int jobs = 1;          // instances running at once (1 on real hardware unless asked)
+    // How instances are isolated: "batch" runs up to batch_size instances in
+    // one child (restarting after a crash or hang), "process" one child each.
+    std::string isolation = "batch";
+    int batch_size = 64;
     bool resume = false;
     bool overwrite = false;
     bool allow_disruptive = false; // real hardware: run cases that fault/hang/reset on purpose

@@ -1,0 +1,72 @@
+// Many instances in one forked child, deqp-runner style: the child runs its
+// list in order and tells the parent over a pipe when each one starts and
+// what it returned, so the parent journals every instance as it happens and
+// applies the per-instance timeout to the instance that is running. When the
+// child dies or is killed, the instance that was running gets the outcome a
+// child of its own would have had (crash with the signal or exit code,
+// timeout); the ones it never started are handed back for a new batch.
+#pragma once
+
+#include "runner/isolation.hpp"
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace harness::runner {
+
+struct BatchEvent {
+    enum class Kind {
+        started, // position `pos` began (journal its start now)
+        ended,   // `pos` returned outcome.payload (outcome.kind == finished)
+        lost,    // the child died or was killed while `pos` ran: crashed / timed_out
+    } kind;
+    size_t pos = 0;
+    ChildOutcome outcome;
+};
+
+struct BatchWork {
+    size_t count = 0;
+    std::function<std::string(size_t pos)> run;      // the instance's JSON result
+    std::function<std::string(size_t pos)> log_path; // its stdout/stderr ("" keeps them)
+    // After `pos` ended and before the next one: restore the state a fresh
+    // process has; false ends the batch there (the rest goes to a new child).
+    std::function<bool(size_t pos)> between;
+};
+
+class BatchChild {
+  public:
+    BatchChild(const BatchWork &work, double timeout_s);
+    ~BatchChild(); // kills (SIGKILL to its group) and reaps a child still running
+    BatchChild(const BatchChild &) = delete;
+    BatchChild &operator=(const BatchChild &) = delete;
+
+    // Reads the child's messages, reaps it, applies the kill policy to the
+    // running instance (and to a child stuck between instances); waits at most
+    // `wait_ms`. Appends what happened to `events`; true once the child is gone.
+    bool poll(int wait_ms, std::vector<BatchEvent> &events);
+    // Positions never started by this child (valid once poll returned true).
+    size_t first_unstarted() const { return next_start_; }
+
+  private:
+    int fd_ = -1, pid_ = -1;
+    double timeout_s_;
+    size_t next_start_ = 0; // positions < this have started
+    bool running_ = false;  // next_start_ - 1 is running (started, not ended)
+    int signals_sent_ = 0;
+    bool eof_ = false, reaped_ = false, spawn_failed_ = false;
+    std::string buf_;
+    std::chrono::steady_clock::time_point since_, last_signal_;
+    void parse(std::vector<BatchEvent> &events);
+    void finish(int status, std::vector<BatchEvent> &events);
+};
+
+// The child's side of the pipe protocol (exposed for tests): a start record
+// 'S' + position, an end record 'E' + position + payload length + payload;
+// numbers as 8-byte host-order integers (both ends are the same binary).
+std::string batch_start_record(size_t pos);
+std::string batch_end_record(size_t pos, const std::string &payload);
+
+} // namespace harness::runner

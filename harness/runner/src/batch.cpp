@@ -1,0 +1,201 @@
+#include "runner/batch.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace harness::runner {
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+double seconds_since(clock::time_point t) {
+    return std::chrono::duration<double>(clock::now() - t).count();
+}
+
+void put_u64(std::string &out, uint64_t v) {
+    out.append(reinterpret_cast<const char *>(&v), sizeof v);
+}
+
+uint64_t get_u64(const std::string &in, size_t at) {
+    uint64_t v = 0;
+    std::memcpy(&v, in.data() + at, sizeof v);
+    return v;
+}
+
+bool write_all(int fd, const std::string &s) {
+    size_t done = 0;
+    while (done < s.size()) {
+        ssize_t n = ::write(fd, s.data() + done, s.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += static_cast<size_t>(n);
+    }
+    return true;
+}
+
+[[noreturn]] void batch_child_main(const BatchWork &work, int out_fd, pid_t parent) {
+    if (!enter_isolated_child(parent)) _exit(127);
+    for (size_t pos = 0; pos < work.count; ++pos) {
+        redirect_output(work.log_path(pos));
+        if (!write_all(out_fd, batch_start_record(pos))) _exit(3);
+        std::string payload = work.run(pos);
+        // Output of the reset below belongs to no instance.
+        redirect_output("");
+        if (!write_all(out_fd, batch_end_record(pos, payload))) _exit(3);
+        if (pos + 1 < work.count && !work.between(pos)) break;
+    }
+    ::close(out_fd);
+    // _exit: no atexit handlers or static destructors of the parent's image.
+    _exit(0);
+}
+
+} // namespace
+
+std::string batch_start_record(size_t pos) {
+    std::string r(1, 'S');
+    put_u64(r, pos);
+    return r;
+}
+
+std::string batch_end_record(size_t pos, const std::string &payload) {
+    std::string r(1, 'E');
+    put_u64(r, pos);
+    put_u64(r, payload.size());
+    return r + payload;
+}
+
+BatchChild::BatchChild(const BatchWork &work, double timeout_s) : timeout_s_(timeout_s) {
+    since_ = last_signal_ = clock::now();
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+        reaped_ = eof_ = spawn_failed_ = true;
+        return;
+    }
+    std::fflush(nullptr); // nothing buffered may be written twice (IGT-6)
+    const pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        ::close(fds[0]);
+        ::close(fds[1]);
+        reaped_ = eof_ = spawn_failed_ = true;
+        return;
+    }
+    if (pid == 0) {
+        ::close(fds[0]);
+        batch_child_main(work, fds[1], parent);
+    }
+    setpgid(pid, pid);
+    ::close(fds[1]);
+    fd_ = fds[0];
+    pid_ = pid;
+}
+
+BatchChild::~BatchChild() {
+    if (!reaped_ && pid_ > 0) {
+        kill(-pid_, SIGKILL);
+        int status = 0;
+        waitpid(pid_, &status, 0);
+    }
+    if (fd_ >= 0) ::close(fd_);
+}
+
+void BatchChild::parse(std::vector<BatchEvent> &events) {
+    constexpr size_t kHead = 1 + sizeof(uint64_t);
+    for (;;) {
+        if (buf_.size() < kHead) return;
+        const size_t pos = get_u64(buf_, 1);
+        if (buf_[0] == 'S') {
+            buf_.erase(0, kHead);
+            next_start_ = pos + 1;
+            running_ = true;
+            since_ = clock::now();
+            events.push_back({BatchEvent::Kind::started, pos, {}});
+            continue;
+        }
+        if (buf_.size() < kHead + sizeof(uint64_t)) return;
+        const size_t len = get_u64(buf_, kHead);
+        if (buf_.size() < kHead + sizeof(uint64_t) + len) return;
+        BatchEvent e{BatchEvent::Kind::ended, pos, {}};
+        e.outcome.kind = ChildOutcome::Kind::finished;
+        e.outcome.exit_code = 0;
+        e.outcome.payload = buf_.substr(kHead + sizeof(uint64_t), len);
+        e.outcome.duration_s = seconds_since(since_);
+        buf_.erase(0, kHead + sizeof(uint64_t) + len);
+        running_ = false;
+        since_ = clock::now(); // the time between instances is limited too
+        events.push_back(std::move(e));
+    }
+}
+
+bool BatchChild::poll(int wait_ms, std::vector<BatchEvent> &events) {
+    if (spawn_failed_ && next_start_ == 0) {
+        // As with one child per instance: the instance that needed the
+        // child is recorded as a crash (spawn_failed) and the rest goes on.
+        next_start_ = 1;
+        events.push_back({BatchEvent::Kind::lost, 0, {}});
+        events.back().outcome.kind = ChildOutcome::Kind::spawn_failed;
+    }
+    if (reaped_) return true;
+    if (!eof_) {
+        pollfd p{fd_, POLLIN, 0};
+        if (::poll(&p, 1, wait_ms) > 0) {
+            char buf[65536];
+            ssize_t n = ::read(fd_, buf, sizeof buf);
+            if (n > 0) {
+                buf_.append(buf, static_cast<size_t>(n));
+                parse(events);
+            } else if (n == 0 || errno != EINTR) {
+                eof_ = true;
+            }
+        }
+    } else if (wait_ms > 0) {
+        usleep(static_cast<useconds_t>(std::min(wait_ms, 10)) * 1000);
+    }
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        finish(status, events);
+        return true;
+    }
+    // The same kill policy as one child per instance, timed from the start of
+    // the running instance (or from the end of the last one).
+    KillDecision k = next_kill_signal(seconds_since(since_), timeout_s_, signals_sent_,
+                                      seconds_since(last_signal_), 2.0);
+    if (k.signal) {
+        kill(-pid_, k.signal);
+        ++signals_sent_;
+        last_signal_ = clock::now();
+    }
+    return false;
+}
+
+void BatchChild::finish(int status, std::vector<BatchEvent> &events) {
+    reaped_ = true;
+    while (!eof_) {
+        char buf[65536];
+        ssize_t n = ::read(fd_, buf, sizeof buf);
+        if (n > 0)
+            buf_.append(buf, static_cast<size_t>(n));
+        else
+            eof_ = true;
+    }
+    parse(events);
+    // Ended between instances (a reset that failed or crashed): nobody to
+    // blame, the rest goes to a new child. A child that never started its
+    // first instance is charged to it, so every batch makes progress.
+    if (!running_ && next_start_ > 0) return;
+    if (!running_) next_start_ = 1;
+    BatchEvent e{BatchEvent::Kind::lost, next_start_ - 1, {}};
+    classify_exit(status, signals_sent_ > 0, e.outcome);
+    e.outcome.duration_s = seconds_since(since_);
+    events.push_back(std::move(e));
+}
+
+} // namespace harness::runner
