@@ -89,7 +89,9 @@ int main(int argc, char **argv) {
     }
     s.depth = depth == "full" ? harness::cases::Depth::full : harness::cases::Depth::quick;
     s.catch_args = run->remaining();
-    if (s.case_paths.empty()) s.case_paths.push_back(PEER_HARNESS_DEFAULT_CASES);
+    // The default suite: the HIP-level cases and the kernel-contract ones.
+    if (s.case_paths.empty())
+        s.case_paths = {PEER_HARNESS_DEFAULT_CASES, PEER_HARNESS_DEFAULT_CASES "/contract"};
     // Absolute paths: --resume may be started from another directory.
     for (auto &p : s.case_paths)
         p = std::filesystem::absolute(p).lexically_normal().string();

@@ -285,10 +285,12 @@ class CaseExpander {
                     break;
                 }
             }
-            if (st.spec->kind == StepKind::alloc) {
+            if (auto as = st.args.find("as"); as != st.args.end()) {
+                // A kernel job has no size: its name is defined with 0 bytes.
                 int64_t bytes = 0;
-                eval(st.args.at("bytes").expr, st.args.at("bytes").at, "bytes", bytes);
-                sizes[st.args.at("as").word + ".bytes"] = bytes;
+                if (auto b = st.args.find("bytes"); b != st.args.end())
+                    eval(b->second.expr, b->second.at, "bytes", bytes);
+                sizes[as->second.word + ".bytes"] = bytes;
             }
         }
     }

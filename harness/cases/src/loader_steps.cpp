@@ -158,7 +158,8 @@ bool FileLoader::argument(const YAML::Node &n, const ArgSpec &spec, Scope &scope
         if (!expect_scalar(n, "a buffer name", {})) return false;
         if (!scope.buffers.count(n.Scalar())) {
             error(at(n), "unknown buffer '" + n.Scalar() + "' for " + spec.name +
-                             ": expected a buffer allocated by an earlier alloc");
+                             ": expected a name given by an earlier step's `as:` (alloc, "
+                             "kernel_bo, kernel_cs)");
             return false;
         }
         a.word = n.Scalar();
@@ -300,9 +301,11 @@ bool FileLoader::one_step(const YAML::Node &n, Scope &scope, Step &step) {
                   ", found " + type_name(body));
     }
     if (errors_.size() != before) return false;
-    if (spec.kind == StepKind::alloc) {
-        scope.buffers.insert(step.args.at("as").word);
-        scope.numeric_vars.insert(step.args.at("as").word + ".bytes");
+    // `as` names a buffer (alloc) or a kernel object (kernel_bo, kernel_cs)
+    // that later steps refer to.
+    if (auto as = step.args.find("as"); as != step.args.end()) {
+        scope.buffers.insert(as->second.word);
+        scope.numeric_vars.insert(as->second.word + ".bytes");
     }
     return true;
 }

@@ -12,6 +12,98 @@ constexpr const char *kSelftest[] = {"pass",  "fail",          "crash",         
 constexpr const char *kPatterns[] = {"lfsr", "index"};
 constexpr const char *kPaths[] = {"expected", "direct", "staged", "same_device"};
 
+// Kernel-contract steps: errno names the kernel may return, `ok` for success.
+constexpr const char *kErrnos[] = {"ok",     "EINVAL", "ENOENT", "EPERM",     "ENOMEM",
+                                   "EFAULT", "EACCES", "ETIME",  "ECANCELED", "E2BIG",
+                                   "EBUSY",  "ENODEV", "ENOSPC", "EDEADLK"};
+constexpr const char *kDomains[] = {"vram", "gtt", "unknown_bit"};
+constexpr const char *kCreateFlags[] = {"none",          "vram_cleared",  "cpu_access_required",
+                                        "no_cpu_access", "explicit_sync", "vm_always_valid",
+                                        "unknown_bit"};
+constexpr const char *kBoRead[] = {"zero"};
+constexpr const char *kVaOps[] = {"map", "unmap", "unknown_op"};
+constexpr const char *kVaFrom[] = {"zero", "start", "end"};
+constexpr const char *kChunks[] = {"ib", "undersized_ib", "none", "unknown_chunk", "bad_ip_type"};
+constexpr const char *kCtx[] = {"own", "unknown"};
+constexpr const char *kBoList[] = {"none", "valid", "unknown"};
+constexpr const char *kWaitHow[] = {"wait_cs", "wait_fences", "syncobj"};
+constexpr const char *kWaitSeq[] = {"issued", "future"};
+constexpr const char *kWaitMust[] = {"signaled", "busy"};
+constexpr const char *kSyncState[] = {"signaled", "unsignaled", "signaled_then_reset",
+                                      "unsignaled_then_signaled"};
+constexpr const char *kDmabufMust[] = {"stay_in_vram"};
+
+constexpr ArgSpec kErrnoArg = {"errno", ArgKind::word, false,
+                               "the errno the ioctl must fail with, or ok (default ok)", kErrnos};
+
+constexpr ArgSpec kKernelBo[] = {
+    {"device", ArgKind::expr, true, "the device whose render node gets the GEM_CREATE, e.g. $a"},
+    {"bytes", ArgKind::expr, true, "bo_size, e.g. 64Ki"},
+    {"domain", ArgKind::word, true, "vram, gtt or unknown_bit (a domain bit no kernel knows)",
+     kDomains},
+    {"flag", ArgKind::word, false,
+     "one AMDGPU_GEM_CREATE_* flag: none, vram_cleared, cpu_access_required, no_cpu_access, "
+     "explicit_sync, vm_always_valid or unknown_bit",
+     kCreateFlags},
+    {"as", ArgKind::buffer_def, false, "a name for the new BO (letters, digits, _)"},
+    kErrnoArg,
+};
+constexpr ArgSpec kKernelBoRead[] = {
+    {"bo", ArgKind::buffer_ref, true, "a BO created by an earlier kernel_bo"},
+    {"must", ArgKind::word, true, "zero: every byte reads 0 through a CPU mapping", kBoRead},
+};
+constexpr ArgSpec kKernelVa[] = {
+    {"bo", ArgKind::buffer_ref, true, "a BO created by an earlier kernel_bo"},
+    {"va", ArgKind::expr, true, "the address, counted from `from`, e.g. -4Ki or 0x1000"},
+    {"from", ArgKind::word, false,
+     "zero (absolute, default), start (DEV_INFO virtual_address_offset) or end "
+     "(DEV_INFO virtual_address_max)",
+     kVaFrom},
+    {"op", ArgKind::word, false, "map (default), unmap or unknown_op", kVaOps},
+    {"bytes", ArgKind::expr, false, "map_size (default: the BO's size)"},
+    {"offset", ArgKind::expr, false, "offset_in_bo (default 0)"},
+    kErrnoArg,
+};
+constexpr ArgSpec kKernelCs[] = {
+    {"device", ArgKind::expr, true, "the device that gets the CS, e.g. $a"},
+    {"chunks", ArgKind::word, false,
+     "ib (one NOP IB, default), undersized_ib (an IB chunk shorter than "
+     "drm_amdgpu_cs_chunk_ib), none, unknown_chunk or bad_ip_type",
+     kChunks},
+    {"ctx", ArgKind::word, false, "own (a context of this file, default) or unknown", kCtx},
+    {"bo_list", ArgKind::word, false, "none (default), valid or unknown (a handle never created)",
+     kBoList},
+    {"as", ArgKind::buffer_def, false, "a name for the submitted job"},
+    kErrnoArg,
+};
+constexpr ArgSpec kKernelWait[] = {
+    {"job", ArgKind::buffer_ref, true, "a job submitted by an earlier kernel_cs"},
+    {"ioctl", ArgKind::word, true,
+     "wait_cs, wait_fences (wait_all) or syncobj (FENCE_TO_HANDLE then SYNCOBJ_WAIT)", kWaitHow},
+    {"seq", ArgKind::word, false, "issued (the job's, default) or future (never issued)", kWaitSeq},
+    {"must", ArgKind::word, false, "signaled (default; waits up to 10 s) or busy", kWaitMust},
+    kErrnoArg,
+};
+constexpr ArgSpec kKernelSyncobj[] = {
+    {"device", ArgKind::expr, true, "the device whose render node holds the syncobj, e.g. $a"},
+    {"state", ArgKind::word, true,
+     "signaled (CREATE_SIGNALED), unsignaled, signaled_then_reset or unsignaled_then_signaled "
+     "(SYNCOBJ_SIGNAL)",
+     kSyncState},
+    kErrnoArg,
+};
+constexpr ArgSpec kKernelDependency[] = {
+    {"device", ArgKind::expr, true, "the device whose job is waited for (A), e.g. $a"},
+    {"peer", ArgKind::expr, true, "the device whose job depends on it (B), e.g. $b"},
+};
+constexpr ArgSpec kKernelDmabuf[] = {
+    {"device", ArgKind::expr, true, "the exporting device, e.g. $a"},
+    {"peer", ArgKind::expr, true, "the importing device, e.g. $b"},
+    {"bytes", ArgKind::expr, true, "size of the exported VRAM BO, e.g. 1Mi"},
+    {"must", ArgKind::word, true,
+     "stay_in_vram: the exporter's drm-memory-vram/gtt (fdinfo) do not change", kDmabufMust},
+};
+
 constexpr ArgSpec kSetDevice[] = {
     {"device", ArgKind::expr, true, "a device number expression such as $a or 0"}};
 constexpr ArgSpec kGetDevice[] = {
@@ -123,9 +215,41 @@ constexpr StepSpec kSteps[] = {
     {StepKind::selftest, "selftest", "action", false, kSelftestArgs,
      "runner self-test: pass, fail, crash, hang, abort, or corrupt a buffer behind the "
      "model's back (never in the default suite)"},
+    {StepKind::kernel_bo, "kernel_bo", nullptr, false, kKernelBo,
+     "GEM_CREATE on the device's own DRM file; checks the errno"},
+    {StepKind::kernel_bo_read, "kernel_bo_read", nullptr, false, kKernelBoRead,
+     "GEM_MMAP + mmap of a BO and a check of its bytes"},
+    {StepKind::kernel_va, "kernel_va", nullptr, false, kKernelVa,
+     "GEM_VA map/unmap of a BO at an address; checks the errno"},
+    {StepKind::kernel_cs, "kernel_cs", nullptr, false, kKernelCs,
+     "AMDGPU_CS of a NOP IB on SDMA with the chunks, context and BO list given; checks the errno"},
+    {StepKind::kernel_wait, "kernel_wait", nullptr, false, kKernelWait,
+     "waits for a job with WAIT_CS, WAIT_FENCES or a syncobj; checks the errno and the state"},
+    {StepKind::kernel_syncobj, "kernel_syncobj", nullptr, false, kKernelSyncobj,
+     "creates a syncobj in a state and waits on it (SYNCOBJ_WAIT); checks the errno"},
+    {StepKind::kernel_dependency, "kernel_dependency", nullptr, false, kKernelDependency,
+     "a job on peer that waits (SYNCOBJ_IN) for a blocked job on device finishes only after it"},
+    {StepKind::kernel_dmabuf, "kernel_dmabuf", nullptr, false, kKernelDmabuf,
+     "exports a VRAM BO, imports and maps it on peer; checks where the exporter's BO lives"},
 };
 
 } // namespace
+
+bool is_kernel_step(StepKind kind) {
+    switch (kind) {
+    case StepKind::kernel_bo:
+    case StepKind::kernel_bo_read:
+    case StepKind::kernel_va:
+    case StepKind::kernel_cs:
+    case StepKind::kernel_wait:
+    case StepKind::kernel_syncobj:
+    case StepKind::kernel_dependency:
+    case StepKind::kernel_dmabuf:
+        return true;
+    default:
+        return false;
+    }
+}
 
 std::span<const StepSpec> step_specs() {
     return kSteps;

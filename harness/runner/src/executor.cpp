@@ -165,6 +165,15 @@ std::string Interpreter::dispatch(const Step &s) {
         }
         return selftest(action);
     }
+    case StepKind::kernel_bo:
+    case StepKind::kernel_bo_read:
+    case StepKind::kernel_va:
+    case StepKind::kernel_cs:
+    case StepKind::kernel_wait:
+    case StepKind::kernel_syncobj:
+    case StepKind::kernel_dependency:
+    case StepKind::kernel_dmabuf:
+        return kernel_step(s);
     }
     return "step kind not handled by the interpreter";
 }

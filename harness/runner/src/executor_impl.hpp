@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -50,9 +51,12 @@ struct StepError {
     std::string message;
 };
 
+struct KernelState; // executor_kernel.hpp: DRM files and objects of kernel_* steps
+
 class Interpreter {
   public:
-    Interpreter(const Instance &in, const Topology &t) : in_(in), topo_(t) {}
+    Interpreter(const Instance &in, const Topology &t);
+    ~Interpreter(); // closes the kernel steps' DRM files (executor_kernel.cpp)
 
     nlohmann::json run();
 
@@ -63,6 +67,7 @@ class Interpreter {
     std::map<std::string, int64_t> sizes_;  // NAME.bytes
     std::set<std::pair<int, int>> enabled_; // (current device, peer) as this case enabled
     std::vector<uint8_t> host_scratch_ = std::vector<uint8_t>(64);
+    std::unique_ptr<KernelState> kernel_;
 
     int64_t eval(const Expr &e) const {
         auto r = e.evaluate([&](const std::string &v) { return in_.lookup(v, sizes_); });
@@ -147,6 +152,9 @@ class Interpreter {
     static std::string corrupt(Buffer &b, bool guard);
 
     static std::string selftest(const std::string &action);
+
+    // kernel_* steps (executor_kernel.cpp).
+    std::string kernel_step(const Step &s);
 };
 
 } // namespace harness::runner::detail

@@ -45,7 +45,20 @@ enum class StepKind {
     raw_sdma_write,
     error_name,
     selftest,
+    // Kernel-contract steps (cases/contract/): raw amdgpu ioctls through
+    // harness/kmd on a DRM file of the instance's own, never the peer API.
+    kernel_bo,
+    kernel_bo_read,
+    kernel_va,
+    kernel_cs,
+    kernel_wait,
+    kernel_syncobj,
+    kernel_dependency,
+    kernel_dmabuf,
 };
+
+// True for the kernel-contract steps.
+bool is_kernel_step(StepKind kind);
 
 struct StepSpec {
     StepKind kind;

@@ -1,0 +1,32 @@
+# A fault scenario must be caught by the cases that target it:
+#   amdgpu-sim --machine MACHINE --faults FAULTS -- peer-harness run --cases CASES
+# must exit 1, with at least one failing instance of every family in FAMILIES
+# (suite/case prefixes, ;-separated) and no crash or timeout anywhere.
+# Usage: cmake -DSIM= -DHARNESS= -DMACHINE= -DFAULTS= -DCASES= -DFAMILIES= -DRESULTS=
+#              -P expect_detected.cmake
+file(REMOVE_RECURSE ${RESULTS})
+execute_process(COMMAND ${SIM} --machine ${MACHINE} --faults ${FAULTS} -- ${HARNESS} run
+                        --cases ${CASES} --jobs 2 --results ${RESULTS}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 1)
+  message(FATAL_ERROR "expected exit code 1 (failures found), got ${rc}:\n${out}\n${err}")
+endif()
+file(STRINGS ${RESULTS}/results.jsonl ends REGEX "\"event\":\"end\"")
+set(failed 0)
+foreach(line ${ends})
+  if(line MATCHES "\"status\":\"(crash|timeout)\"")
+    message(FATAL_ERROR "a crash or timeout is not a detection: ${line}")
+  endif()
+endforeach()
+foreach(family ${FAMILIES})
+  set(n 0)
+  foreach(line ${ends})
+    if(line MATCHES "\"name\":\"${family}/" AND line MATCHES "\"status\":\"fail\"")
+      math(EXPR n "${n} + 1")
+    endif()
+  endforeach()
+  if(n EQUAL 0)
+    message(FATAL_ERROR "no failing instance of ${family} under ${FAULTS}:\n${err}")
+  endif()
+  message(STATUS "${family}: ${n} failing instance(s) under ${FAULTS}")
+endforeach()

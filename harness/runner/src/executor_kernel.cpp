@@ -1,0 +1,406 @@
+// The kernel_* steps: raw amdgpu ioctls through harness/kmd (kmd/raw.hpp) on
+// a DRM file per device that belongs to this instance alone. Each step checks
+// the errno the case names (`errno:`, default ok) and the effect; the kernel
+// function behind each rule is named in the case file's `doc:`.
+#include "executor_kernel.hpp"
+#include "executor_impl.hpp"
+
+#include "cases/step_table.hpp"
+#include "sdma/packets.hpp"
+
+#include <libdrm/amdgpu_drm.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <unistd.h>
+
+namespace harness::runner::detail {
+
+namespace {
+
+constexpr uint64_t kWaitNs = 10ull * 1000 * 1000 * 1000; // "signaled": up to 10 s
+constexpr uint32_t kIbBoBytes = 64 * 1024;
+constexpr uint64_t kFirstVa = 1ull << 32; // clear of every kernel's reserved bottom
+
+std::string errno_text(const kmd::Status &st) {
+    return st.ok() ? "ok" : kmd::errno_name(st.err);
+}
+
+sdma::Generation generation(const kmd::RawFile &f) {
+    auto g = sdma::generation_for_ip(f.info().sdma_major);
+    if (!g) throw StepError{fmt::format("SDMA {}.x is not supported", f.info().sdma_major)};
+    return *g;
+}
+
+void require(const kmd::Status &st, const std::string &what) {
+    if (!st.ok()) throw StepError{what + ": " + st.describe()};
+}
+
+} // namespace
+
+Interpreter::Interpreter(const Instance &in, const Topology &t) : in_(in), topo_(t) {}
+Interpreter::~Interpreter() = default;
+
+namespace {
+
+// The step's own helpers over KernelState; throw StepError on anything that
+// is not what the step checks.
+class KernelSteps {
+  public:
+    explicit KernelSteps(KernelState &k) : k_(k) {}
+
+    KernelFile &file(int device) {
+        if (auto it = k_.files.find(device); it != k_.files.end()) return it->second;
+        if (!k_.have_topology) {
+            kmd::Topology t;
+            require(kmd::read_topology(t), "reading the KFD topology");
+            for (size_t i : kmd::visible_devices(t.gpus.size(), std::getenv("ROCR_VISIBLE_DEVICES"),
+                                                 std::getenv("HIP_VISIBLE_DEVICES")))
+                k_.render_minor.push_back(t.gpus[i].render_minor);
+            k_.have_topology = true;
+        }
+        if (device < 0 || size_t(device) >= k_.render_minor.size())
+            throw StepError{fmt::format("device {} does not exist ({} visible)", device,
+                                        k_.render_minor.size())};
+        KernelFile f;
+        require(kmd::RawFile::open(k_.render_minor[size_t(device)], f.file),
+                fmt::format("opening device {}'s render node", device));
+        require(f.file->ctx_alloc(f.ctx), "AMDGPU_CTX");
+        f.next_va = std::max<uint64_t>(kFirstVa, f.file->info().va_offset);
+        require(f.file->gem_create(kIbBoBytes, AMDGPU_GEM_DOMAIN_GTT, 0, f.ib_bo),
+                "GEM_CREATE of the IB buffer");
+        void *cpu = nullptr;
+        require(f.file->cpu_map(f.ib_bo, kIbBoBytes, &cpu), "mapping the IB buffer");
+        f.ib_cpu = static_cast<uint32_t *>(cpu);
+        f.ib_va = map_new(f, f.ib_bo, kIbBoBytes);
+        return k_.files.emplace(device, std::move(f)).first->second;
+    }
+
+    // Maps a whole BO at the next free address of the file's VM.
+    uint64_t map_new(KernelFile &f, uint32_t handle, uint64_t bytes) {
+        const uint64_t va = f.next_va;
+        require(f.file->gem_va(handle, AMDGPU_VA_OP_MAP, va, 0, bytes,
+                               AMDGPU_VM_PAGE_READABLE | AMDGPU_VM_PAGE_WRITEABLE),
+                "GEM_VA map of a helper buffer");
+        f.next_va += (bytes + 0xffff) & ~uint64_t(0xffff);
+        f.next_va += 0x10000; // a guard page range between helper mappings
+        return va;
+    }
+
+    // Writes `ib` into the next IB slot; returns its GPU address.
+    uint64_t place_ib(KernelFile &f, std::vector<uint32_t> ib) {
+        sdma::pad(ib, generation(*f.file), 8);
+        const uint32_t bytes = uint32_t(ib.size() * 4);
+        const uint32_t at = (f.ib_next + 255) & ~255u;
+        if (at + bytes > kIbBoBytes) throw StepError{"the instance used up its IB buffer"};
+        std::memcpy(reinterpret_cast<char *>(f.ib_cpu) + at, ib.data(), bytes);
+        f.ib_next = at + bytes;
+        return f.ib_va + at;
+    }
+
+    std::vector<uint32_t> nop_ib(KernelFile &f) {
+        std::vector<uint32_t> ib;
+        if (sdma::nop(ib, generation(*f.file), 8) != sdma::Error::none)
+            throw StepError{"cannot encode a NOP"};
+        return ib;
+    }
+
+    KernelState &k_;
+};
+
+uint64_t domain_bits(const std::string &w) {
+    if (w == "vram") return AMDGPU_GEM_DOMAIN_VRAM;
+    if (w == "gtt") return AMDGPU_GEM_DOMAIN_GTT;
+    return 1ull << 20; // unknown_bit: beyond every AMDGPU_GEM_DOMAIN_* any kernel defines
+}
+
+uint64_t create_flag(const std::string &w) {
+    if (w == "vram_cleared") return AMDGPU_GEM_CREATE_VRAM_CLEARED;
+    if (w == "cpu_access_required") return AMDGPU_GEM_CREATE_CPU_ACCESS_REQUIRED;
+    if (w == "no_cpu_access") return AMDGPU_GEM_CREATE_NO_CPU_ACCESS;
+    if (w == "explicit_sync") return AMDGPU_GEM_CREATE_EXPLICIT_SYNC;
+    if (w == "vm_always_valid") return AMDGPU_GEM_CREATE_VM_ALWAYS_VALID;
+    if (w == "unknown_bit") return 1ull << 62; // no kernel defines it
+    return 0;
+}
+
+// kernel_dependency: a job on device A that is held back by a POLL_REGMEM on a
+// flag only the CPU sets, then copies 64 KiB; a job on B that depends on it
+// through a syncobj (AMDGPU_FENCE_TO_HANDLE on A, SYNCOBJ_FD_TO_HANDLE on B,
+// a SYNCOBJ_IN chunk: amdgpu_cs_p2_syncobj_in -> drm_sched_job_add_dependency).
+// While A is held, B must not finish; after the flag is set both finish and
+// A's copy is there. If A's own job timed out first (a machine too slow to
+// set the flag within the job timeout), nothing was observed: tried again,
+// and after three such rounds the step fails saying so.
+std::string dependency(KernelSteps &k, int a, int b) {
+    KernelFile &fa = k.file(a);
+    KernelFile &fb = k.file(b);
+    constexpr uint64_t kBytes = 64 * 1024;
+    for (int round = 0; round < 3; ++round) {
+        uint32_t flag = 0, src = 0, dst = 0;
+        require(fa.file->gem_create(4096, AMDGPU_GEM_DOMAIN_GTT, 0, flag), "GEM_CREATE(flag)");
+        require(fa.file->gem_create(kBytes, AMDGPU_GEM_DOMAIN_GTT, 0, src), "GEM_CREATE(src)");
+        require(fa.file->gem_create(kBytes, AMDGPU_GEM_DOMAIN_GTT, 0, dst), "GEM_CREATE(dst)");
+        void *flag_cpu = nullptr, *src_cpu = nullptr, *dst_cpu = nullptr;
+        require(fa.file->cpu_map(flag, 4096, &flag_cpu), "mapping the flag");
+        require(fa.file->cpu_map(src, kBytes, &src_cpu), "mapping src");
+        require(fa.file->cpu_map(dst, kBytes, &dst_cpu), "mapping dst");
+        std::memset(flag_cpu, 0, 4096);
+        for (uint64_t i = 0; i < kBytes; ++i)
+            static_cast<uint8_t *>(src_cpu)[i] = uint8_t(i * 7 + 1);
+        std::memset(dst_cpu, 0x77, kBytes);
+        const uint64_t flag_va = k.map_new(fa, flag, 4096);
+        const uint64_t src_va = k.map_new(fa, src, kBytes);
+        const uint64_t dst_va = k.map_new(fa, dst, kBytes);
+        std::vector<uint32_t> ib;
+        const sdma::Generation g = generation(*fa.file);
+        if (sdma::poll_regmem_mem(ib, g, flag_va, 1, 0xffffffffu) != sdma::Error::none ||
+            sdma::copy_linear(ib, g, src_va, dst_va, kBytes) != sdma::Error::none)
+            throw StepError{"cannot encode the held job"};
+        const uint32_t bytes_a = uint32_t(((ib.size() + 7) / 8) * 8 * 4);
+        const uint64_t ib_a = k.place_ib(fa, ib);
+        uint32_t list_a = 0;
+        const uint32_t handles_a[] = {fa.ib_bo, flag, src, dst};
+        require(fa.file->bo_list_create(handles_a, list_a), "AMDGPU_BO_LIST on A");
+        const kmd::RawChunk chunks_a[] = {kmd::ib_chunk(ib_a, bytes_a)};
+        uint64_t seq_a = 0;
+        require(fa.file->cs(fa.ctx, list_a, chunks_a, seq_a), "AMDGPU_CS on A");
+
+        uint32_t sync_a = 0, sync_b = 0;
+        int sync_fd = -1;
+        require(fa.file->fence_to_syncobj(fa.ctx, seq_a, sync_a), "AMDGPU_FENCE_TO_HANDLE on A");
+        require(fa.file->syncobj_to_fd(sync_a, sync_fd), "SYNCOBJ_HANDLE_TO_FD on A");
+        kmd::Status imported = fb.file->syncobj_from_fd(sync_fd, sync_b);
+        ::close(sync_fd);
+        require(imported, "SYNCOBJ_FD_TO_HANDLE on B");
+        const uint64_t ib_b = k.place_ib(fb, k.nop_ib(fb));
+        uint32_t list_b = 0;
+        const uint32_t handles_b[] = {fb.ib_bo};
+        require(fb.file->bo_list_create(handles_b, list_b), "AMDGPU_BO_LIST on B");
+        const kmd::RawChunk chunks_b[] = {kmd::ib_chunk(ib_b, 32), kmd::syncobj_in_chunk(sync_b)};
+        uint64_t seq_b = 0;
+        require(fb.file->cs(fb.ctx, list_b, chunks_b, seq_b), "AMDGPU_CS on B (SYNCOBJ_IN)");
+
+        // While A is held, B must stay pending: watched for 100 ms (well
+        // inside any machine's job timeout), checking A each time B is seen.
+        bool b_busy = true, a_busy = true;
+        const auto window = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+        while (b_busy && a_busy && std::chrono::steady_clock::now() < window) {
+            require(fb.file->wait_cs(fb.ctx, seq_b, 10ull * 1000 * 1000, b_busy), "WAIT_CS on B");
+            require(fa.file->wait_cs(fa.ctx, seq_a, 0, a_busy), "WAIT_CS on A");
+        }
+        if (!b_busy && a_busy) {
+            // Let A go and see it finish: nothing of this instance may still
+            // run when its files close (the next instance may share the process).
+            static_cast<volatile uint32_t *>(flag_cpu)[0] = 1;
+            bool busy = false;
+            (void)fa.file->wait_cs(fa.ctx, seq_a, kWaitNs, busy);
+            return fmt::format("the job on device {} finished while the job on device {} it "
+                               "depends on (SYNCOBJ_IN) was still waiting: the dependency was "
+                               "not honoured",
+                               b, a);
+        }
+        const bool observed = b_busy && a_busy;
+        static_cast<volatile uint32_t *>(flag_cpu)[0] = 1;
+        require(fb.file->wait_cs(fb.ctx, seq_b, kWaitNs, b_busy), "WAIT_CS on B");
+        kmd::Status a_done = fa.file->wait_cs(fa.ctx, seq_a, kWaitNs, a_busy);
+        if (b_busy) return fmt::format("the job on device {} did not finish within 10 s", b);
+        if (!observed) {
+            // A timed out before the flag was set; its context is now guilty:
+            // start the next round on a fresh context.
+            require(fa.file->ctx_alloc(fa.ctx), "AMDGPU_CTX");
+            continue;
+        }
+        require(a_done, "WAIT_CS on A");
+        if (a_busy) return fmt::format("the job on device {} did not finish within 10 s", a);
+        if (std::memcmp(src_cpu, dst_cpu, kBytes) != 0)
+            return fmt::format("the held job on device {} finished without its copy", a);
+        return {};
+    }
+    return fmt::format("inconclusive: in 3 rounds the job on device {} timed out before the "
+                       "CPU released it (machine too slow for the job timeout)",
+                       a);
+}
+
+} // namespace
+
+std::string Interpreter::kernel_step(const Step &s) {
+    if (!kernel_) kernel_ = std::make_unique<KernelState>();
+    KernelSteps k(*kernel_);
+    const std::string want = word(s, "errno", "ok");
+    auto errno_check = [&](const kmd::Status &st, const std::string &call) -> std::string {
+        if (errno_text(st) == want) return {};
+        return fmt::format("{} returned {}, expected {}", call,
+                           st.ok() ? std::string("success") : st.describe(), want);
+    };
+    auto bo_of = [&](const std::string &name) -> KernelBo & {
+        auto it = kernel_->bos.find(name);
+        if (it == kernel_->bos.end())
+            throw StepError{"'" + name + "' is not a BO created by kernel_bo"};
+        return it->second;
+    };
+    auto job_of = [&](const std::string &name) -> KernelJob & {
+        auto it = kernel_->jobs.find(name);
+        if (it == kernel_->jobs.end())
+            throw StepError{"'" + name + "' is not a job submitted by kernel_cs"};
+        return it->second;
+    };
+
+    switch (s.spec->kind) {
+    case StepKind::kernel_bo: {
+        const int dev = int(num(s, "device", 0));
+        KernelFile &f = k.file(dev);
+        const uint64_t bytes = uint64_t(num(s, "bytes", 0));
+        uint32_t handle = 0;
+        kmd::Status st = f.file->gem_create(bytes, domain_bits(word(s, "domain", "vram")),
+                                            create_flag(word(s, "flag", "none")), handle);
+        if (auto m = errno_check(st, "AMDGPU_GEM_CREATE"); !m.empty()) return m;
+        if (st.ok() && s.arg("as")) kernel_->bos[s.arg("as")->word] = {dev, handle, bytes};
+        return {};
+    }
+    case StepKind::kernel_bo_read: {
+        KernelBo &bo = bo_of(s.arg("bo")->word);
+        KernelFile &f = k.file(bo.device);
+        void *cpu = nullptr;
+        require(f.file->cpu_map(bo.handle, bo.bytes, &cpu), "GEM_MMAP + mmap");
+        const auto *p = static_cast<const uint8_t *>(cpu);
+        size_t bad = 0, first = bo.bytes;
+        for (size_t i = 0; i < bo.bytes; ++i)
+            if (p[i] != 0) {
+                if (first == bo.bytes) first = i;
+                ++bad;
+            }
+        if (bad)
+            return fmt::format("{} of {} bytes of a fresh BO are not zero; first at offset {} "
+                               "(0x{:02x})",
+                               bad, bo.bytes, first, p[first]);
+        return {};
+    }
+    case StepKind::kernel_va: {
+        KernelBo &bo = bo_of(s.arg("bo")->word);
+        KernelFile &f = k.file(bo.device);
+        const std::string from = word(s, "from", "zero");
+        const uint64_t base = from == "start" ? f.file->info().va_offset
+                              : from == "end" ? f.file->info().va_max
+                                              : 0;
+        const uint64_t va = base + uint64_t(num(s, "va", 0));
+        const std::string op = word(s, "op", "map");
+        const uint32_t opcode = op == "map"     ? AMDGPU_VA_OP_MAP
+                                : op == "unmap" ? AMDGPU_VA_OP_UNMAP
+                                                : 99u; // unknown_op
+        kmd::Status st = f.file->gem_va(bo.handle, opcode, va, uint64_t(num(s, "offset", 0)),
+                                        uint64_t(num(s, "bytes", int64_t(bo.bytes))),
+                                        AMDGPU_VM_PAGE_READABLE | AMDGPU_VM_PAGE_WRITEABLE);
+        return errno_check(st, fmt::format("AMDGPU_GEM_VA({} at 0x{:x})", op, va));
+    }
+    case StepKind::kernel_cs: {
+        const int dev = int(num(s, "device", 0));
+        KernelFile &f = k.file(dev);
+        const uint64_t ib_va = k.place_ib(f, k.nop_ib(f));
+        const uint32_t ib_bytes = 8 * 4;
+        const std::string shape = word(s, "chunks", "ib");
+        std::vector<kmd::RawChunk> chunks;
+        if (shape != "none") chunks.push_back(kmd::ib_chunk(ib_va, ib_bytes));
+        if (shape == "undersized_ib") {
+            // 24 of drm_amdgpu_cs_chunk_ib's 32 bytes: through ip_type.
+            chunks.back().data.resize(6);
+            chunks.back().length_dw = 6;
+        } else if (shape == "bad_ip_type") {
+            chunks.back().data[5] = AMDGPU_HW_IP_NUM;
+        } else if (shape == "unknown_chunk") {
+            chunks.push_back({0x7f, 1, {0}});
+        }
+        uint32_t list = 0;
+        const std::string bl = word(s, "bo_list", "none");
+        if (bl == "valid") {
+            const uint32_t handles[] = {f.ib_bo};
+            require(f.file->bo_list_create(handles, list), "AMDGPU_BO_LIST(CREATE)");
+        } else if (bl == "unknown") {
+            list = 0xdead;
+        }
+        const uint32_t ctx = word(s, "ctx", "own") == "own" ? f.ctx : f.ctx + 1000;
+        uint64_t seq = 0;
+        kmd::Status st = f.file->cs(ctx, list, chunks, seq);
+        if (auto m = errno_check(st, "AMDGPU_CS"); !m.empty()) return m;
+        if (st.ok() && s.arg("as")) kernel_->jobs[s.arg("as")->word] = {dev, ctx, seq};
+        return {};
+    }
+    case StepKind::kernel_wait: {
+        KernelJob &job = job_of(s.arg("job")->word);
+        KernelFile &f = k.file(job.device);
+        const uint64_t seq = word(s, "seq", "issued") == "future" ? job.seq + 1000 : job.seq;
+        const bool want_busy = word(s, "must", "signaled") == "busy";
+        const uint64_t timeout = want_busy ? 0 : kWaitNs;
+        const std::string how = word(s, "ioctl", "wait_cs");
+        bool busy = false;
+        kmd::Status st;
+        if (how == "wait_cs") {
+            st = f.file->wait_cs(job.ctx, seq, timeout, busy);
+        } else if (how == "wait_fences") {
+            const std::pair<uint32_t, uint64_t> fences[] = {{job.ctx, seq}};
+            uint32_t first = 0;
+            st = f.file->wait_fences(fences, true, timeout, busy, first);
+        } else {
+            uint32_t h = 0;
+            st = f.file->fence_to_syncobj(job.ctx, seq, h);
+            if (st.ok()) {
+                st = f.file->syncobj_wait(h, timeout, 0);
+                // SYNCOBJ_WAIT reports "not yet" as ETIME, not as a status.
+                if (st.err == ETIME && want_busy) {
+                    busy = true;
+                    st = kmd::Status::success();
+                }
+            }
+        }
+        if (auto m = errno_check(st, "waiting with " + how); !m.empty()) return m;
+        if (st.ok() && busy != want_busy)
+            return fmt::format("{}: the job is {}, expected {}", how,
+                               busy ? "still busy after 10 s" : "signaled",
+                               want_busy ? "busy" : "signaled");
+        return {};
+    }
+    case StepKind::kernel_syncobj: {
+        KernelFile &f = k.file(int(num(s, "device", 0)));
+        const std::string state = word(s, "state", "signaled");
+        uint32_t h = 0;
+        require(f.file->syncobj_create(state == "signaled" || state == "signaled_then_reset", h),
+                "SYNCOBJ_CREATE");
+        if (state == "signaled_then_reset") require(f.file->syncobj_reset(h), "SYNCOBJ_RESET");
+        if (state == "unsignaled_then_signaled")
+            require(f.file->syncobj_signal(h), "SYNCOBJ_SIGNAL");
+        return errno_check(f.file->syncobj_wait(h, 0, 0), "SYNCOBJ_WAIT");
+    }
+    case StepKind::kernel_dependency:
+        return dependency(k, int(num(s, "device", 0)), int(num(s, "peer", 1)));
+    case StepKind::kernel_dmabuf: {
+        const int a = int(num(s, "device", 0)), b = int(num(s, "peer", 1));
+        KernelFile &fa = k.file(a);
+        KernelFile &fb = k.file(b);
+        const uint64_t bytes = uint64_t(num(s, "bytes", 1 << 20));
+        uint32_t h = 0;
+        require(fa.file->gem_create(bytes, AMDGPU_GEM_DOMAIN_VRAM, 0, h), "GEM_CREATE(VRAM)");
+        kmd::FdMemory before, after;
+        require(fa.file->memory(before), "reading the exporter's fdinfo");
+        int fd = -1;
+        require(fa.file->prime_export(h, fd), "PRIME_HANDLE_TO_FD");
+        uint32_t imported = 0;
+        kmd::Status st = fb.file->prime_import(fd, imported);
+        ::close(fd);
+        require(st, "PRIME_FD_TO_HANDLE on the peer");
+        k.map_new(fb, imported, bytes);
+        require(fa.file->memory(after), "reading the exporter's fdinfo");
+        if (after.vram_kib != before.vram_kib || after.gtt_kib != before.gtt_kib)
+            return fmt::format("importing on device {} moved device {}'s BO: exporter "
+                               "drm-memory-vram {} -> {} KiB, drm-memory-gtt {} -> {} KiB",
+                               b, a, before.vram_kib, after.vram_kib, before.gtt_kib,
+                               after.gtt_kib);
+        return {};
+    }
+    default:
+        return "not a kernel step";
+    }
+}
+
+} // namespace harness::runner::detail
