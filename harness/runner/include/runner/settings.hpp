@@ -37,8 +37,13 @@ nlohmann::json settings_to_json(const RunSettings &s);
 // Error text on a malformed or foreign metadata file.
 std::optional<RunSettings> settings_from_json(const nlohmann::json &j, std::string &error);
 
-// True when this process runs against the simulated driver: amdgpu-sim's
-// preload is in LD_PRELOAD, or peer-harness re-executed itself under it.
+// The file only the simulated kernel serves (amdgpu-sim's sysfs names its
+// machine there); read through the same libc calls as every device path.
+inline constexpr const char *kSimulatorIdentification = "/sys/module/amdgpu_sim/machine";
+
+// True when this process talks to the simulated driver, decided by what the
+// kernel interface answers (kSimulatorIdentification), not by environment
+// variables: no variable makes a lab machine count as simulated.
 bool running_on_simulator();
 
 } // namespace harness::runner
