@@ -9,6 +9,7 @@
 #pragma once
 
 #include "alloc_table.hpp"
+#include "host_memory.hpp"
 #include "kmd/bo.hpp"
 #include "kmd/device.hpp"
 #include "kmd/kmsg.hpp"
@@ -92,6 +93,9 @@ struct PendingJob {
     bool have_fault_before = false;
 };
 
+struct StreamTable; // streams.hpp
+std::shared_ptr<StreamTable> make_stream_table();
+
 class Runtime {
   public:
     // The one instance, initialised on first use. init_status() says whether
@@ -109,6 +113,8 @@ class Runtime {
     std::mutex mu;
     AllocTable<Allocation> table;           // guarded by mu
     std::vector<std::vector<bool>> enabled; // [from][to], guarded by mu
+    HostTable host;                         // pinned host memory, guarded by mu
+    const std::shared_ptr<StreamTable> streams = make_stream_table(); // own locking
     kmd::VaAllocator &va() { return *va_; }
 
     // Under mu: map `a` into device d's VM at a->base (export, import, map).

@@ -8,14 +8,20 @@
 #define HIP_INCLUDE_HIP_HIP_VECTOR_TYPES_H
 
 #define HIP_PEER_VEC1_(T, N)                                                                       \
-    typedef struct N##1 { T x; } N##1;                                                             \
+    typedef struct N##1 {                                                                          \
+        T x;                                                                                       \
+    }                                                                                              \
+    N##1;                                                                                          \
     static inline N##1 make_##N##1(T x) {                                                          \
         N##1 v;                                                                                    \
         v.x = x;                                                                                   \
         return v;                                                                                  \
     }
 #define HIP_PEER_VEC2_(T, N)                                                                       \
-    typedef struct N##2 { T x, y; } N##2;                                                          \
+    typedef struct N##2 {                                                                          \
+        T x, y;                                                                                    \
+    }                                                                                              \
+    N##2;                                                                                          \
     static inline N##2 make_##N##2(T x, T y) {                                                     \
         N##2 v;                                                                                    \
         v.x = x;                                                                                   \
@@ -23,7 +29,10 @@
         return v;                                                                                  \
     }
 #define HIP_PEER_VEC3_(T, N)                                                                       \
-    typedef struct N##3 { T x, y, z; } N##3;                                                       \
+    typedef struct N##3 {                                                                          \
+        T x, y, z;                                                                                 \
+    }                                                                                              \
+    N##3;                                                                                          \
     static inline N##3 make_##N##3(T x, T y, T z) {                                                \
         N##3 v;                                                                                    \
         v.x = x;                                                                                   \
@@ -32,7 +41,10 @@
         return v;                                                                                  \
     }
 #define HIP_PEER_VEC4_(T, N)                                                                       \
-    typedef struct N##4 { T x, y, z, w; } N##4;                                                    \
+    typedef struct N##4 {                                                                          \
+        T x, y, z, w;                                                                              \
+    }                                                                                              \
+    N##4;                                                                                          \
     static inline N##4 make_##N##4(T x, T y, T z, T w) {                                           \
         N##4 v;                                                                                    \
         v.x = x;                                                                                   \
