@@ -66,7 +66,9 @@ struct Job {
     std::vector<std::shared_ptr<const void>> holds;
 };
 
+// KMS handle of the BO through which `device`'s VM reaches e, 0 if none.
 uint32_t handle_on(const End &e, int device) {
+    if (e.kind == End::pageable) return 0;
     if (e.kind == End::device) {
         if (e.owner == device) return e.alloc->bo->kms_handle();
         auto it = e.alloc->peers.find(device);

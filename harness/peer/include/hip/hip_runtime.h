@@ -30,9 +30,6 @@
 #ifndef __forceinline__
 #define __forceinline__ inline __attribute__((always_inline))
 #endif
-#ifndef __noinline__
-#define __noinline__ __attribute__((noinline))
-#endif
 #ifndef __launch_bounds__
 #define __launch_bounds__(...)
 #endif
