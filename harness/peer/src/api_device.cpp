@@ -27,7 +27,7 @@ hipError_t api::hipGetDevice(int *deviceId) {
     return hipSuccess;
 }
 
-// peer-api-spec.md §2 hipDeviceReset: free C's allocations (which unmaps
+// CONTRACT.md §2 hipDeviceReset: free C's allocations (which unmaps
 // them from every peer), remove every peer mapping in C's VM, clear C -> *.
 hipError_t api::hipDeviceReset(void) {
     Runtime *rt = nullptr;

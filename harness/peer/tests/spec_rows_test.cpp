@@ -1,4 +1,4 @@
-// Every row of peer-api-spec.md §2, each a test case, run under amdgpu-sim on
+// Every row of CONTRACT.md §2, each a test case, run under amdgpu-sim on
 // each machine file (CTest passes the expected access matrix and the
 // conditions the machine lacks). Data checks go through the API and raw SDMA.
 #include "sim_support.hpp"

@@ -60,7 +60,7 @@ std::vector<size_t> visible_devices(size_t gpu_count, const char *rocr_visible,
 
 // Whether a link gives `from` a direct path to the peer's VRAM: non-zero
 // weight and not flagged Override+NoPeerToPeerDMA (ROCr's RegisterLinkInfo
-// skips such links; peer-api-spec.md §2 CanAccessPeer row 5).
+// skips such links; harness/peer/CONTRACT.md §2 CanAccessPeer row 5).
 bool link_allows_peer_access(const Link &link);
 
 // "0000:0c:00.0" from domain and location id (the form amdgpu prefixes to
