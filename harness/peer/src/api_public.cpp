@@ -9,6 +9,8 @@
 #include "streams.hpp"
 #include "thread_state.hpp"
 
+#include <cstdint>
+
 using namespace peer;
 
 namespace {
@@ -132,6 +134,26 @@ hipError_t hipMemset(void *dst, int value, size_t sizeBytes) {
     wait_for_streams();
     return keep(api::hipMemset(dst, value, sizeBytes));
 }
+// Pitched memory is linear memory with rows padded to 256 bytes
+// (CONTRACT.md §5.2; the alignment is this library's choice).
+hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height) {
+    if (!ptr || !pitch) return keep(hipErrorInvalidValue);
+    const size_t p = (width + 255) & ~size_t(255);
+    if (p < width || (height && p > SIZE_MAX / height)) return keep(hipErrorInvalidValue);
+    const hipError_t e = api::hipMalloc(ptr, p * height);
+    if (e == hipSuccess) *pitch = p;
+    return keep(e);
+}
+hipError_t hipMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent) {
+    if (!pitchedDevPtr) return keep(hipErrorInvalidValue);
+    size_t pitch = 0;
+    void *p = nullptr;
+    const size_t rows = extent.height * extent.depth;
+    if (extent.depth && rows / extent.depth != extent.height) return keep(hipErrorInvalidValue);
+    if (hipError_t e = hipMallocPitch(&p, &pitch, extent.width, rows); e != hipSuccess) return e;
+    *pitchedDevPtr = make_hipPitchedPtr(p, pitch, extent.width, extent.height);
+    return hipSuccess;
+}
 hipError_t hipMemsetAsync(void *dst, int value, size_t sizeBytes, hipStream_t stream) {
     return keep(api::hipMemsetAsync(dst, value, sizeBytes, stream));
 }
@@ -169,6 +191,16 @@ hipError_t hipStreamCreate(hipStream_t *stream) {
 }
 hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags) {
     return keep(api::hipStreamCreateWithFlags(stream, flags));
+}
+// One SDMA ring per device: there is nothing to prioritise, so every priority
+// is accepted and the range reported is the single priority 0.
+hipError_t hipStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, int) {
+    return keep(api::hipStreamCreateWithFlags(stream, flags));
+}
+hipError_t hipDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority) {
+    if (leastPriority) *leastPriority = 0;
+    if (greatestPriority) *greatestPriority = 0;
+    return hipSuccess;
 }
 hipError_t hipStreamDestroy(hipStream_t stream) {
     return keep(api::hipStreamDestroy(stream));
@@ -225,6 +257,51 @@ hipError_t hipModuleLoad(hipModule_t *, const char *) {
     return keep(hipErrorNotSupported);
 }
 hipError_t hipModuleGetFunction(hipFunction_t *, hipModule_t, const char *) {
+    return keep(hipErrorNotSupported);
+}
+
+// Managed memory, arrays and events are not offered (CONTRACT.md §6).
+hipError_t hipMallocManaged(void **, size_t, unsigned int) {
+    return keep(hipErrorNotSupported);
+}
+hipError_t hipMallocArray(hipArray_t *, const hipChannelFormatDesc *, size_t, size_t,
+                          unsigned int) {
+    return keep(hipErrorNotSupported);
+}
+hipError_t hipMalloc3DArray(hipArray_t *, const hipChannelFormatDesc *, hipExtent, unsigned int) {
+    return keep(hipErrorNotSupported);
+}
+hipError_t hipArrayCreate(hipArray_t *, const HIP_ARRAY_DESCRIPTOR *) {
+    return keep(hipErrorNotSupported);
+}
+hipError_t hipArray3DCreate(hipArray_t *, const HIP_ARRAY3D_DESCRIPTOR *) {
+    return keep(hipErrorNotSupported);
+}
+hipError_t hipArrayDestroy(hipArray_t) {
+    return keep(hipErrorNotSupported);
+}
+hipError_t hipFreeArray(hipArray_t) {
+    return keep(hipErrorNotSupported);
+}
+hipError_t hipEventCreate(hipEvent_t *) {
+    return keep(hipErrorNotSupported);
+}
+hipError_t hipEventCreateWithFlags(hipEvent_t *, unsigned) {
+    return keep(hipErrorNotSupported);
+}
+hipError_t hipEventRecord(hipEvent_t, hipStream_t) {
+    return keep(hipErrorNotSupported);
+}
+hipError_t hipEventDestroy(hipEvent_t) {
+    return keep(hipErrorNotSupported);
+}
+hipError_t hipEventSynchronize(hipEvent_t) {
+    return keep(hipErrorNotSupported);
+}
+hipError_t hipEventElapsedTime(float *, hipEvent_t, hipEvent_t) {
+    return keep(hipErrorNotSupported);
+}
+hipError_t hipEventQuery(hipEvent_t) {
     return keep(hipErrorNotSupported);
 }
 

@@ -622,6 +622,10 @@ hipError_t hipMemcpyDtoHAsync(void *dst, hipDeviceptr_t src, size_t sizeBytes, h
 hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes,
                               hipStream_t stream);
 hipError_t hipMemset(void *dst, int value, size_t sizeBytes);
+/* Pitched linear memory: hipMalloc of pitch x height (x depth), the pitch
+ * the width rounded up to 256 bytes. */
+hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height);
+hipError_t hipMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent);
 hipError_t hipMemsetAsync(void *dst, int value, size_t sizeBytes, hipStream_t stream __dparm(0));
 
 /* ---- pinned host memory ----------------------------------------------- */
@@ -637,6 +641,9 @@ hipError_t hipHostGetFlags(unsigned int *flagsPtr, void *hostPtr);
 /* ---- streams ----------------------------------------------------------- */
 hipError_t hipStreamCreate(hipStream_t *stream);
 hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags);
+/* One SDMA ring per device: the priority is checked and otherwise ignored. */
+hipError_t hipStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, int priority);
+hipError_t hipDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
 hipError_t hipStreamDestroy(hipStream_t stream);
 hipError_t hipStreamSynchronize(hipStream_t stream);
 hipError_t hipStreamQuery(hipStream_t stream);
@@ -656,6 +663,28 @@ hipError_t hipMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int s
 hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *linktype,
                                         uint32_t *hopcount);
 
+/* ---- not offered here: always hipErrorNotSupported (CONTRACT.md §6) ---- */
+/* Managed memory needs the kernel's SVM/HMM path, arrays need image
+ * layouts, events are not implemented; declared so that code mentioning
+ * them (hip-tests' resource guards) compiles and fails honestly. */
+hipError_t hipMallocManaged(void **dev_ptr, size_t size,
+                            unsigned int flags __dparm(hipMemAttachGlobal));
+hipError_t hipMallocArray(hipArray_t *array, const hipChannelFormatDesc *desc, size_t width,
+                          size_t height __dparm(0), unsigned int flags __dparm(hipArrayDefault));
+hipError_t hipMalloc3DArray(hipArray_t *array, const struct hipChannelFormatDesc *desc,
+                            struct hipExtent extent, unsigned int flags);
+hipError_t hipArrayCreate(hipArray_t *pHandle, const HIP_ARRAY_DESCRIPTOR *pAllocateArray);
+hipError_t hipArray3DCreate(hipArray_t *array, const HIP_ARRAY3D_DESCRIPTOR *pAllocateArray);
+hipError_t hipArrayDestroy(hipArray_t array);
+hipError_t hipFreeArray(hipArray_t array);
+hipError_t hipEventCreate(hipEvent_t *event);
+hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags);
+hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream __dparm(NULL));
+hipError_t hipEventDestroy(hipEvent_t event);
+hipError_t hipEventSynchronize(hipEvent_t event);
+hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop);
+hipError_t hipEventQuery(hipEvent_t event);
+
 /* ---- kernel launches: need a GPU compiler; always hipErrorNotSupported -- */
 hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
                            void **args, size_t sharedMemBytes __dparm(0),
@@ -665,8 +694,68 @@ hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem __dpar
 hipError_t hipModuleLoad(hipModule_t *module, const char *fname);
 hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, const char *kname);
 
+static inline hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w,
+                                                        enum hipChannelFormatKind f) {
+    hipChannelFormatDesc d;
+    d.x = x;
+    d.y = y;
+    d.z = z;
+    d.w = w;
+    d.f = f;
+    return d;
+}
+
 #ifdef __cplusplus
 } /* extern "C" */
+
+/* hipCreateChannelDesc<T>(): bits per channel and kind of a scalar or
+ * vector element type, as HIP's channel_descriptor.h answers them. */
+template <class T> struct hipPeerChannelOf;
+#define HIP_PEER_CHANNEL_(T, K)                                                                    \
+    template <> struct hipPeerChannelOf<T> {                                                       \
+        static constexpr int bits = int(sizeof(T) * 8);                                            \
+        static constexpr hipChannelFormatKind kind = K;                                            \
+    }
+HIP_PEER_CHANNEL_(char, hipChannelFormatKindSigned);
+HIP_PEER_CHANNEL_(signed char, hipChannelFormatKindSigned);
+HIP_PEER_CHANNEL_(unsigned char, hipChannelFormatKindUnsigned);
+HIP_PEER_CHANNEL_(short, hipChannelFormatKindSigned);
+HIP_PEER_CHANNEL_(unsigned short, hipChannelFormatKindUnsigned);
+HIP_PEER_CHANNEL_(int, hipChannelFormatKindSigned);
+HIP_PEER_CHANNEL_(unsigned int, hipChannelFormatKindUnsigned);
+HIP_PEER_CHANNEL_(float, hipChannelFormatKindFloat);
+#undef HIP_PEER_CHANNEL_
+template <class T> struct hipPeerVectorOf {
+    using scalar = T;
+    static constexpr int n = 1;
+};
+#define HIP_PEER_VECTOR_(N, T)                                                                     \
+    template <> struct hipPeerVectorOf<N##1> {                                                     \
+        using scalar = T;                                                                          \
+        static constexpr int n = 1;                                                                \
+    };                                                                                             \
+    template <> struct hipPeerVectorOf<N##2> {                                                     \
+        using scalar = T;                                                                          \
+        static constexpr int n = 2;                                                                \
+    };                                                                                             \
+    template <> struct hipPeerVectorOf<N##4> {                                                     \
+        using scalar = T;                                                                          \
+        static constexpr int n = 4;                                                                \
+    }
+HIP_PEER_VECTOR_(char, char);
+HIP_PEER_VECTOR_(uchar, unsigned char);
+HIP_PEER_VECTOR_(short, short);
+HIP_PEER_VECTOR_(ushort, unsigned short);
+HIP_PEER_VECTOR_(int, int);
+HIP_PEER_VECTOR_(uint, unsigned int);
+HIP_PEER_VECTOR_(float, float);
+#undef HIP_PEER_VECTOR_
+template <class T> static inline hipChannelFormatDesc hipCreateChannelDesc() {
+    using V = hipPeerVectorOf<T>;
+    using C = hipPeerChannelOf<typename V::scalar>;
+    return hipCreateChannelDesc(C::bits, V::n > 1 ? C::bits : 0, V::n > 2 ? C::bits : 0,
+                                V::n > 3 ? C::bits : 0, C::kind);
+}
 
 /* HIP's typed C++ overloads. */
 template <class T> static inline hipError_t hipMalloc(T **devPtr, size_t size) {

@@ -424,3 +424,57 @@ TEST_CASE("Unit_NoGpu_EveryCallAnswersNoDevice", "[hip_style_nodevice]") {
     CHECK(hipGetLastError() == hipErrorNoDevice);
     CHECK(hipGetLastError() == hipSuccess);
 }
+
+// What hip-tests' helper headers need from the HIP headers: element traits
+// over vector types and array formats, channel descriptors, extents and
+// pitched memory, stream creation with priority; and the calls this library
+// does not offer fail honestly.
+namespace {
+template <class T, size_t N, hipArray_Format F> struct TypeInfo {
+    using type = T;
+    static constexpr size_t size = N;
+    static constexpr hipArray_Format format = F;
+};
+template <class T> struct VecInfo;
+template <> struct VecInfo<int2> : TypeInfo<int, 2, HIP_AD_FORMAT_SIGNED_INT32> {};
+template <> struct VecInfo<float4> : TypeInfo<float, 4, HIP_AD_FORMAT_FLOAT> {};
+template <> struct VecInfo<uchar4> : TypeInfo<unsigned char, 4, HIP_AD_FORMAT_UNSIGNED_INT8> {};
+template <class T> constexpr int rank_of() {
+    return int(sizeof(T) / sizeof(decltype(T::x)));
+}
+} // namespace
+
+TEST_CASE("Unit_HipTestInfrastructureTypes", "[hip_style]") {
+    getDeviceCount();
+    STATIC_REQUIRE(rank_of<int2>() == 2);
+    STATIC_REQUIRE(rank_of<float4>() == 4);
+    STATIC_REQUIRE(rank_of<uchar3>() == 3);
+    STATIC_REQUIRE(VecInfo<uchar4>::format == HIP_AD_FORMAT_UNSIGNED_INT8);
+    STATIC_REQUIRE(sizeof(dim3) == 12);
+    const hipChannelFormatDesc f4 = hipCreateChannelDesc<float4>();
+    CHECK((f4.x == 32 && f4.y == 32 && f4.z == 32 && f4.w == 32));
+    CHECK(f4.f == hipChannelFormatKindFloat);
+    const hipChannelFormatDesc u1 = hipCreateChannelDesc<unsigned char>();
+    CHECK((u1.x == 8 && u1.y == 0 && u1.f == hipChannelFormatKindUnsigned));
+    const hipExtent e = make_hipExtent(100 * sizeof(float), 7, 3);
+    hipPitchedPtr pp{};
+    HIP_CHECK(hipMalloc3D(&pp, e));
+    CHECK(pp.pitch >= e.width);
+    CHECK(pp.pitch % 256 == 0);
+    hipDeviceptr_t base = nullptr;
+    size_t size = 0;
+    HIP_CHECK(hipMemGetAddressRange(&base, &size, pp.ptr));
+    CHECK(size == pp.pitch * e.height * e.depth);
+    HIP_CHECK(hipFree(pp.ptr));
+    hipStream_t s;
+    HIP_CHECK(hipStreamCreateWithPriority(&s, hipStreamDefault, 0));
+    HIP_CHECK(hipStreamSynchronize(s));
+    HIP_CHECK(hipStreamDestroy(s));
+    void *managed = nullptr;
+    HIP_CHECK_ERROR(hipMallocManaged(&managed, 64), hipErrorNotSupported);
+    hipEvent_t ev;
+    HIP_CHECK_ERROR(hipEventCreate(&ev), hipErrorNotSupported);
+    hipArray_t arr;
+    HIP_CHECK_ERROR(hipMalloc3DArray(&arr, &f4, make_hipExtent(4, 4, 1), 0), hipErrorNotSupported);
+    CHECK(hipGetLastError() == hipErrorNotSupported);
+}
