@@ -4,7 +4,7 @@ namespace harness::cases {
 
 namespace {
 
-// Values as in HIP's hip_runtime_api.h (peer-api-spec.md lists the same).
+// Values as in HIP's hip_runtime_api.h (harness/peer/CONTRACT.md lists the same).
 constexpr HipCode kCodes[] = {
     {"hipSuccess", 0},
     {"hipErrorInvalidValue", 1},
@@ -23,7 +23,7 @@ constexpr HipCode kCodes[] = {
     {"hipErrorUnknown", 999},
 };
 
-// peer-api-spec.md §1, column "documented return codes", row by row. The
+// harness/peer/CONTRACT.md §1, column "documented return codes", row by row. The
 // spec's prose says 14; its table lists these 13 (reported to the lead).
 constexpr DocumentedPair kDocumented[] = {
     {"can_access_peer", "hipSuccess"},

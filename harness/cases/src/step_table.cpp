@@ -155,7 +155,8 @@ constexpr ArgSpec kMemcpyPeer[] = {
     {"src_device", ArgKind::expr, true, "srcDeviceId, e.g. $a"},
     {"bytes", ArgKind::expr, true, "sizeBytes, e.g. $size"},
     {"path", ArgKind::word, false,
-     "expected (the path peer-api-spec.md section 2 prescribes), direct, staged or same_device",
+     "expected (the path harness/peer/CONTRACT.md section 2 prescribes), direct, staged or "
+     "same_device",
      kPaths},
 };
 constexpr ArgSpec kVerify[] = {{"buffer", ArgKind::buffer_ref, true, "a buffer allocated earlier"}};

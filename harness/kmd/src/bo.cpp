@@ -35,6 +35,19 @@ Status Bo::alloc(Device &dev, uint64_t size, Domain domain, uint64_t flags,
     return Status::success();
 }
 
+Status Bo::from_user(Device &dev, void *cpu, uint64_t size, std::unique_ptr<Bo> &out) {
+    std::unique_ptr<Bo> b(new Bo());
+    b->dev_ = &dev;
+    if (Status s = Status::from_ret(
+            amdgpu_create_bo_from_user_mem(dev.handle(), cpu, size, &b->bo_), "AMDGPU_GEM_USERPTR");
+        !s)
+        return s;
+    b->size_ = size;
+    if (Status s = b->finish_init(); !s) return s;
+    out = std::move(b);
+    return Status::success();
+}
+
 Status Bo::import_dmabuf(Device &dev, int dmabuf_fd, std::unique_ptr<Bo> &out) {
     std::unique_ptr<Bo> b(new Bo());
     b->dev_ = &dev;

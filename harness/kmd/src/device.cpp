@@ -87,4 +87,15 @@ Status Device::query_vm_fault(VmFaultInfo &out) const {
     return s;
 }
 
+Status Device::vram_heap(uint64_t &size, uint64_t &used) const {
+    amdgpu_heap_info h{};
+    if (Status s = Status::from_ret(amdgpu_query_heap_info(dev_, AMDGPU_GEM_DOMAIN_VRAM, 0, &h),
+                                    "AMDGPU_INFO(VRAM_GTT/VRAM_USAGE)");
+        !s)
+        return s;
+    size = h.heap_size;
+    used = h.heap_usage;
+    return Status::success();
+}
+
 } // namespace kmd

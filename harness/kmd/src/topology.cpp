@@ -80,6 +80,16 @@ Status read_topology(Topology &out) {
         g.unique_id = p.UniqueID;
         g.local_mem_bytes = p.LocalMemSize;
         g.name = ascii_name(p.MarketingName, HSA_PUBLIC_NAME_SIZE);
+        g.simd_count = p.NumFComputeCores;
+        g.simd_per_cu = p.NumSIMDPerCU;
+        g.wave_size = p.WaveFrontSize;
+        g.lds_kb = p.LDSSizeInKB;
+        g.max_waves_per_simd = p.MaxWavesPerSIMD;
+        g.max_clock_mhz = p.MaxEngineClockMhzFCompute;
+        g.gfx_major = p.EngineId.ui32.Major;
+        g.gfx_minor = p.EngineId.ui32.Minor;
+        g.gfx_stepping = p.EngineId.ui32.Stepping;
+        g.sdma_engines = p.NumSdmaEngines;
         if (p.NumIOLinks > 0) {
             std::vector<HsaIoLinkProperties> links(p.NumIOLinks);
             if (hsaKmtGetNodeIoLinkProperties(n, p.NumIOLinks, links.data()) !=

@@ -2,6 +2,7 @@
 // hipErrorNoDevice when no GPU is visible (HIP_INIT_API does the same).
 #pragma once
 
+#include "api_impl.hpp"
 #include "runtime.hpp"
 #include "thread_state.hpp"
 

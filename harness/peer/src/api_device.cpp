@@ -3,7 +3,7 @@
 
 using namespace peer;
 
-extern "C" hipError_t hipGetDeviceCount(int *count) {
+hipError_t api::hipGetDeviceCount(int *count) {
     Runtime *rt = nullptr;
     hipError_t e = prologue(rt);
     if (!count) return e == hipSuccess ? hipErrorInvalidValue : e;
@@ -11,7 +11,7 @@ extern "C" hipError_t hipGetDeviceCount(int *count) {
     return e;
 }
 
-extern "C" hipError_t hipSetDevice(int deviceId) {
+hipError_t api::hipSetDevice(int deviceId) {
     Runtime *rt = nullptr;
     if (hipError_t e = prologue(rt); e != hipSuccess) return e;
     if (!rt->valid(deviceId)) return hipErrorInvalidDevice;
@@ -19,7 +19,7 @@ extern "C" hipError_t hipSetDevice(int deviceId) {
     return hipSuccess;
 }
 
-extern "C" hipError_t hipGetDevice(int *deviceId) {
+hipError_t api::hipGetDevice(int *deviceId) {
     Runtime *rt = nullptr;
     if (hipError_t e = prologue(rt); e != hipSuccess) return e;
     if (!deviceId) return hipErrorInvalidValue;
@@ -27,9 +27,9 @@ extern "C" hipError_t hipGetDevice(int *deviceId) {
     return hipSuccess;
 }
 
-// peer-api-spec.md §2 hipDeviceReset: free C's allocations (which unmaps
+// CONTRACT.md §2 hipDeviceReset: free C's allocations (which unmaps
 // them from every peer), remove every peer mapping in C's VM, clear C -> *.
-extern "C" hipError_t hipDeviceReset(void) {
+hipError_t api::hipDeviceReset(void) {
     Runtime *rt = nullptr;
     if (hipError_t e = prologue(rt); e != hipSuccess) return e;
     const int c = thread_state().current_device;

@@ -16,7 +16,7 @@ hipError_t fail(const kmd::Status &s) {
 }
 } // namespace
 
-extern "C" hipError_t hipMalloc(void **ptr, size_t size) {
+hipError_t api::hipMalloc(void **ptr, size_t size) {
     Runtime *rt = nullptr;
     if (hipError_t e = prologue(rt); e != hipSuccess) return e;
     if (!ptr) return hipErrorInvalidValue;
@@ -64,7 +64,7 @@ extern "C" hipError_t hipMalloc(void **ptr, size_t size) {
     return hipSuccess;
 }
 
-extern "C" hipError_t hipFree(void *ptr) {
+hipError_t api::hipFree(void *ptr) {
     Runtime *rt = nullptr;
     if (hipError_t e = prologue(rt); e != hipSuccess) return e;
     if (!ptr) return hipSuccess;
@@ -74,21 +74,29 @@ extern "C" hipError_t hipFree(void *ptr) {
     return hipSuccess;
 }
 
-// §2 hipMemGetAddressRange: interior pointers resolve; NULL outputs are
-// allowed; anything else is hipErrorInvalidDevicePointer.
-extern "C" hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize,
-                                            hipDeviceptr_t dptr) {
+// CONTRACT.md hipMemGetAddressRange: interior pointers of device and pinned
+// host memory resolve; NULL outputs are allowed; anything else is
+// hipErrorInvalidDevicePointer.
+hipError_t api::hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDeviceptr_t dptr) {
     Runtime &rt = Runtime::get();
     if (!dptr || rt.count() == 0) return hipErrorInvalidDevicePointer;
     std::lock_guard lock(rt.mu);
     const auto *e = rt.table.find(addr(dptr));
+    // Pinned host memory is known by its host address and by its GPU VA.
+    const AllocTable<HostAlloc>::Entry *h = nullptr;
+    if (!e && !(h = rt.host.by_cpu.find(addr(dptr)))) h = rt.host.by_va.find(addr(dptr));
+    if (h) {
+        if (pbase) *pbase = reinterpret_cast<hipDeviceptr_t>(h->base);
+        if (psize) *psize = h->size;
+        return hipSuccess;
+    }
     if (!e) return hipErrorInvalidDevicePointer;
     if (pbase) *pbase = reinterpret_cast<hipDeviceptr_t>(e->base);
     if (psize) *psize = e->size;
     return hipSuccess;
 }
 
-extern "C" hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBytes) {
+hipError_t api::hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBytes) {
     Runtime *rt = nullptr;
     if (hipError_t e = prologue(rt); e != hipSuccess) return e;
     if (sizeBytes == 0) return hipSuccess;
@@ -96,7 +104,7 @@ extern "C" hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBy
     return host_transfer(*rt, addr(dst), src, sizeBytes, Direction::to_device);
 }
 
-extern "C" hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes) {
+hipError_t api::hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes) {
     Runtime *rt = nullptr;
     if (hipError_t e = prologue(rt); e != hipSuccess) return e;
     if (sizeBytes == 0) return hipSuccess;
@@ -104,7 +112,7 @@ extern "C" hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBy
     return host_transfer(*rt, addr(src), dst, sizeBytes, Direction::to_host);
 }
 
-extern "C" hipError_t hipMemset(void *dst, int value, size_t sizeBytes) {
+hipError_t api::hipMemset(void *dst, int value, size_t sizeBytes) {
     Runtime *rt = nullptr;
     if (hipError_t e = prologue(rt); e != hipSuccess) return e;
     if (sizeBytes == 0) return hipSuccess;

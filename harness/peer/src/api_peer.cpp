@@ -1,12 +1,14 @@
-// The peer calls of peer-api-spec.md §2, checks in the order listed there.
+// The peer calls of CONTRACT.md, checks in the order listed there.
 #include "api_common.hpp"
 #include "copy_paths.hpp"
 
 #include <hsakmttypes.h>
 
+#include <algorithm>
+
 using namespace peer;
 
-extern "C" hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDeviceId) {
+hipError_t api::hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDeviceId) {
     Runtime *rt = nullptr;
     if (hipError_t e = prologue(rt); e != hipSuccess) return e;                         // row 1
     if (!canAccessPeer) return hipErrorInvalidValue;                                    // row 2
@@ -15,7 +17,7 @@ extern "C" hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, i
     return hipSuccess; // rows 4, 5
 }
 
-extern "C" hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) {
+hipError_t api::hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) {
     Runtime *rt = nullptr;
     if (hipError_t e = prologue(rt); e != hipSuccess) return e; // row 1
     if (flags != 0) return hipErrorInvalidValue;                // row 2
@@ -41,7 +43,7 @@ extern "C" hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int f
     return hipSuccess;
 }
 
-extern "C" hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) {
+hipError_t api::hipDeviceDisablePeerAccess(int peerDeviceId) {
     Runtime *rt = nullptr;
     if (hipError_t e = prologue(rt); e != hipSuccess) return e; // row 1
     if (!rt->valid(peerDeviceId)) return hipErrorInvalidDevice; // row 2
@@ -61,8 +63,8 @@ extern "C" hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) {
     return hipSuccess;
 }
 
-extern "C" hipError_t hipMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDeviceId,
-                                    size_t sizeBytes) {
+hipError_t api::hipMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDeviceId,
+                              size_t sizeBytes) {
     Runtime *rt = nullptr;
     if (hipError_t e = prologue(rt); e != hipSuccess) return e;                           // row 1
     if (!rt->valid(srcDeviceId) || !rt->valid(dstDeviceId)) return hipErrorInvalidDevice; // 2
@@ -76,36 +78,60 @@ extern "C" hipError_t hipMemcpyPeer(void *dst, int dstDeviceId, const void *src,
     return peer_copy(*rt, addr(dst), dstDeviceId, addr(src), srcDeviceId, sizeBytes); // 5-7
 }
 
-extern "C" hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *linktype,
-                                                   uint32_t *hopcount) {
-    Runtime *rt = nullptr;
-    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
-    if (!linktype || !hopcount) return hipErrorInvalidValue;
-    if (!rt->valid(device1) || !rt->valid(device2) || device1 == device2)
-        return hipErrorInvalidDevice;
-    const kmd::Link *l = rt->link(device1, device2);
-    if (!l) return hipErrorInvalidValue;
-    switch (l->type) {
+namespace {
+bool hip_link_type(uint32_t kfd_type, uint32_t &out) {
+    switch (kfd_type) {
     case HSA_IOLINK_TYPE_XGMI:
-        *linktype = HSA_AMD_LINK_INFO_TYPE_XGMI;
-        break;
+        out = HSA_AMD_LINK_INFO_TYPE_XGMI;
+        return true;
     case HSA_IOLINKTYPE_PCIEXPRESS:
-        *linktype = HSA_AMD_LINK_INFO_TYPE_PCIE;
-        break;
+        out = HSA_AMD_LINK_INFO_TYPE_PCIE;
+        return true;
     case HSA_IOLINKTYPE_HYPERTRANSPORT:
-        *linktype = HSA_AMD_LINK_INFO_TYPE_HYPERTRANSPORT;
-        break;
+        out = HSA_AMD_LINK_INFO_TYPE_HYPERTRANSPORT;
+        return true;
     case HSA_IOLINK_TYPE_QPI_1_1:
-        *linktype = HSA_AMD_LINK_INFO_TYPE_QPI;
-        break;
+        out = HSA_AMD_LINK_INFO_TYPE_QPI;
+        return true;
     case HSA_IOLINK_TYPE_INFINIBAND:
-        *linktype = HSA_AMD_LINK_INFO_TYPE_INFINBAND;
-        break;
+        out = HSA_AMD_LINK_INFO_TYPE_INFINBAND;
+        return true;
     default:
-        return hipErrorInvalidValue;
+        return false;
     }
-    // ROCr clamps a KFD link's hop count to 1 (Runtime::RegisterLinkInfo,
-    // hip-reference-behaviour.md §1): every reported link is one hop.
-    *hopcount = 1;
-    return hipSuccess;
+}
+} // namespace
+
+// CONTRACT.md hipExtGetLinkTypeAndHopCount, following ROCm's observed
+// behaviour (its hip-tests): the answer is one for the unordered pair, so
+// both directions agree even where KFD lists a link in one direction only.
+hipError_t api::hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *linktype,
+                                             uint32_t *hopcount) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;                   // row 1
+    if (!linktype || !hopcount) return hipErrorInvalidValue;                      // row 2
+    if (device1 < 0 || device2 < 0) return hipErrorInvalidValue;                  // row 3
+    if (!rt->valid(device1) || !rt->valid(device2)) return hipErrorInvalidDevice; // row 4
+    if (device1 == device2) return hipErrorInvalidValue;                          // row 5
+    const int lo = std::min(device1, device2), hi = std::max(device1, device2);
+    // Row 6: a direct KFD link in either direction (the lower id's first):
+    // one hop, as ROCr clamps every KFD link's hop count to 1.
+    for (const kmd::Link *l : {rt->link(lo, hi), rt->link(hi, lo)}) {
+        if (l && l->weight != 0 && hip_link_type(l->type, *linktype)) {
+            *hopcount = 1;
+            return hipSuccess;
+        }
+    }
+    // Row 7: both GPUs link to one common node (the CPU root complex): the
+    // GPU-CPU-GPU path libhsakmt builds as an indirect link when the kernel
+    // offers no p2p_link; PCIe, two hops.
+    for (const kmd::Link &a : rt->device(lo).node.links)
+        for (const kmd::Link &b : rt->device(hi).node.links)
+            if (a.to_node == b.to_node && a.to_node != rt->device(hi).node.node &&
+                b.to_node != rt->device(lo).node.node) {
+                *linktype = HSA_AMD_LINK_INFO_TYPE_PCIE;
+                *hopcount = 2;
+                return hipSuccess;
+            }
+    return hipErrorInvalidValue; // row 8: no path at all
 }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "alloc_table.hpp"
+#include "host_memory.hpp"
 #include "kmd/bo.hpp"
 #include "kmd/device.hpp"
 #include "kmd/kmsg.hpp"
@@ -52,7 +53,7 @@ struct PeerDevice {
     // Bytes per COPY_LINEAR packet. The kernel's copy_max_bytes is 4 MiB on
     // SDMA v4-v7, but Mesa keeps below 0x3fff00 before SDMA 5.2 because of an
     // undocumented hardware limit on the last 255 bytes of a 2^22-byte count
-    // (amdgpu-kernel-facts.md §3.6). The API's own copies must not depend on
+    // (fixtures/amdgpu-sim/KERNEL-MODEL.md §3.6). The API's own copies must not depend on
     // that boundary, so below 5.2 they use Mesa's size; peerSetCopyPacketMax
     // lets a case probe the boundary on purpose.
     std::atomic<uint64_t> packet_max{0};
@@ -92,6 +93,9 @@ struct PendingJob {
     bool have_fault_before = false;
 };
 
+struct StreamTable; // streams.hpp
+std::shared_ptr<StreamTable> make_stream_table();
+
 class Runtime {
   public:
     // The one instance, initialised on first use. init_status() says whether
@@ -109,6 +113,8 @@ class Runtime {
     std::mutex mu;
     AllocTable<Allocation> table;           // guarded by mu
     std::vector<std::vector<bool>> enabled; // [from][to], guarded by mu
+    HostTable host;                         // pinned host memory, guarded by mu
+    const std::shared_ptr<StreamTable> streams = make_stream_table(); // own locking
     kmd::VaAllocator &va() { return *va_; }
 
     // Under mu: map `a` into device d's VM at a->base (export, import, map).
@@ -119,7 +125,7 @@ class Runtime {
     kmd::Status free_locked(uint64_t base);
 
     // SDMA jobs. submit_job never waits; finish_job waits, checks for a VM
-    // fault on the job's device and maps the outcome (peer-api-spec.md §3).
+    // fault on the job's device and maps the outcome (CONTRACT.md §3).
     kmd::Status submit_job(PeerDevice &d, std::span<const uint32_t> ib,
                            std::span<const uint32_t> bos, PendingJob &job);
     JobOutcome finish_job(PendingJob &job);

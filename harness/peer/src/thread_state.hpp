@@ -16,6 +16,8 @@ struct ThreadState {
     std::string last_text;
     peerCopyPath last_path = peerCopyPathNone;
     int last_engine = -1;
+    // hipGetLastError: the code of this thread's last failing HIP call.
+    hipError_t last_error = hipSuccess;
 };
 
 ThreadState &thread_state();

@@ -1,4 +1,4 @@
-// peer-api-spec.md §2 Enable row 5, failure half: a kernel failure while
+// CONTRACT.md §2 Enable row 5, failure half: a kernel failure while
 // mapping the peer's allocations leaves no partial state. The failure is real:
 // the test maps a BO of its own at the address of one peer allocation in the
 // current device's VM (libdrm hands this process the same device, hence the

@@ -1,4 +1,4 @@
-// peer-api-spec.md §3 rows that need a hung engine: a job that never ends is
+// CONTRACT.md §3 rows that need a hung engine: a job that never ends is
 // reported as hipErrorLaunchTimeOut (-ETIME), the kernel then marks the
 // context guilty and every later job of that device is hipErrorLaunchFailure
 // (-ECANCELED) until hipDeviceReset replaces the context. The hang comes from

@@ -1,4 +1,4 @@
-// Every row of peer-api-spec.md §2, each a test case, run under amdgpu-sim on
+// Every row of CONTRACT.md §2, each a test case, run under amdgpu-sim on
 // each machine file (CTest passes the expected access matrix and the
 // conditions the machine lacks). Data checks go through the API and raw SDMA.
 #include "sim_support.hpp"
@@ -71,19 +71,32 @@ TEST_CASE("CanAccessPeer row 5: the answer matches the machine file, directional
     condition_present("asymmetric_pair", asym);
 }
 
-TEST_CASE("hipExtGetLinkTypeAndHopCount: capable pairs report PCIe or XGMI, one hop",
+TEST_CASE("hipExtGetLinkTypeAndHopCount: ROCm's argument codes; capable pairs report PCIe or "
+          "XGMI, one hop, the same in both directions",
           "[spec][linktype]") {
+    const int n = device_count();
     uint32_t t = 0, h = 0;
-    CHECK(hipExtGetLinkTypeAndHopCount(0, 0, &t, &h) == hipErrorInvalidDevice);
-    CHECK(hipExtGetLinkTypeAndHopCount(-1, 0, &t, &h) == hipErrorInvalidDevice);
+    // CONTRACT.md rows 2-5, the codes ROCm's own tests expect.
+    CHECK(hipExtGetLinkTypeAndHopCount(0, 0, &t, &h) == hipErrorInvalidValue);
+    CHECK(hipExtGetLinkTypeAndHopCount(-1, 0, &t, &h) == hipErrorInvalidValue);
+    CHECK(hipExtGetLinkTypeAndHopCount(0, -1, &t, &h) == hipErrorInvalidValue);
+    CHECK(hipExtGetLinkTypeAndHopCount(-1, -2, &t, &h) == hipErrorInvalidValue);
+    CHECK(hipExtGetLinkTypeAndHopCount(n, 0, &t, &h) == hipErrorInvalidDevice);
+    CHECK(hipExtGetLinkTypeAndHopCount(0, n, &t, &h) == hipErrorInvalidDevice);
+    CHECK(hipExtGetLinkTypeAndHopCount(n, n + 1, &t, &h) == hipErrorInvalidDevice);
     CHECK(hipExtGetLinkTypeAndHopCount(0, 0, nullptr, &h) == hipErrorInvalidValue);
+    CHECK(hipExtGetLinkTypeAndHopCount(0, 0, &t, nullptr) == hipErrorInvalidValue);
     auto pairs = pairs_where(true);
     if (!condition_present("capable_pair", !pairs.empty())) return;
     for (auto p : pairs) {
         CAPTURE(p.a, p.b);
+        uint32_t t2 = 99, h2 = 99;
         REQUIRE(hipExtGetLinkTypeAndHopCount(p.a, p.b, &t, &h) == hipSuccess);
+        REQUIRE(hipExtGetLinkTypeAndHopCount(p.b, p.a, &t2, &h2) == hipSuccess);
         CHECK((t == HSA_AMD_LINK_INFO_TYPE_PCIE || t == HSA_AMD_LINK_INFO_TYPE_XGMI));
         CHECK(h == 1u);
+        CHECK(t2 == t); // one answer per pair, even where KFD lists one direction only
+        CHECK(h2 == h);
         peerDeviceInfo ia{}, ib{};
         REQUIRE(peerGetDeviceInfo(p.a, &ia) == hipSuccess);
         REQUIRE(peerGetDeviceInfo(p.b, &ib) == hipSuccess);

@@ -127,7 +127,7 @@ std::string Interpreter::dispatch(const Step &s) {
         hipGetDevice(&cur);
         hipError_t e = hipDeviceReset();
         if (e == hipSuccess) {
-            // peer-api-spec.md §2 hipDeviceReset: C's allocations are freed
+            // harness/peer/CONTRACT.md §2 hipDeviceReset: C's allocations are freed
             // and C's enabled state is cleared.
             for (auto &[name, b] : buffers_)
                 if (b.device == cur) b.live = false;

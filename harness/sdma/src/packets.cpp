@@ -4,7 +4,7 @@ namespace sdma {
 namespace {
 
 // Opcodes and sub-ops are the same in the vega10, navi10 and sdma_v6_0_0
-// packet headers (amdgpu-kernel-facts.md §3.1).
+// packet headers (fixtures/amdgpu-sim/KERNEL-MODEL.md §3.1).
 constexpr uint32_t kOpNop = 0;
 constexpr uint32_t kOpCopy = 1;
 constexpr uint32_t kOpWrite = 2;

@@ -1,5 +1,5 @@
 // Golden dwords for every packet and generation. Expected values are written
-// out literally from amdgpu-kernel-facts.md §3 and the kernel headers, never
+// out literally from fixtures/amdgpu-sim/KERNEL-MODEL.md §3 and the kernel headers, never
 // computed with the encoder's own helpers, so a wrong shift shows up here.
 #include "sdma/packets.hpp"
 

@@ -1,4 +1,4 @@
-// HIP error names and their numeric values (peer-api-spec.md, introduction),
+// HIP error names and their numeric values (harness/peer/CONTRACT.md, introduction),
 // the one table through which a case file's `expect: hipErrorX` becomes a
 // number. Kept here rather than taken from the peer API's header so the case
 // loader can validate files without linking the API; the runner's tests check
@@ -23,8 +23,8 @@ std::optional<int> hip_code_value(std::string_view name);
 // code is still printed legibly.
 std::string hip_code_name(int value);
 
-// The documented function/code pairs of peer-api-spec.md §1 (13 rows in its table): what the
-// default suite must assert (checked by the coverage test).
+// The documented function/code pairs of harness/peer/CONTRACT.md §1 (13 rows in its table): what
+// the default suite must assert (checked by the coverage test).
 struct DocumentedPair {
     const char *function; // step name in the case language
     const char *code;

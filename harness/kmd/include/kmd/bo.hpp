@@ -38,6 +38,11 @@ class Bo {
     // GEM_CREATE of `size` bytes (rounded up to pages by the kernel).
     static Status alloc(Device &dev, uint64_t size, Domain domain, uint64_t flags,
                         std::unique_ptr<Bo> &out);
+    // GEM_USERPTR of page-aligned process memory [cpu, cpu + size) (libdrm
+    // asks for ANONONLY | REGISTER | VALIDATE). The kernel refuses to export
+    // such a BO as a dma-buf (amdgpu_gem_prime_export), so each device that
+    // needs the pages gets its own userptr BO of them.
+    static Status from_user(Device &dev, void *cpu, uint64_t size, std::unique_ptr<Bo> &out);
     // PRIME_FD_TO_HANDLE on `dev` of a dma-buf exported by any device.
     static Status import_dmabuf(Device &dev, int dmabuf_fd, std::unique_ptr<Bo> &out);
     ~Bo();

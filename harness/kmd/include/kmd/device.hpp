@@ -46,6 +46,9 @@ class Device {
         bool operator==(const VmFaultInfo &) const = default;
     };
     Status query_vm_fault(VmFaultInfo &out) const;
+    // INFO VRAM_GTT + VRAM_USAGE (amdgpu_query_heap_info): the VRAM heap's
+    // size and the bytes in use, process-independent, as the kernel counts.
+    Status vram_heap(uint64_t &size, uint64_t &used) const;
 
   private:
     Device() = default;

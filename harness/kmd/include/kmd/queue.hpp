@@ -1,7 +1,7 @@
 // SDMA submission on one device: a context, a pool of IB slots in a GTT BO
 // mapped in the device's VM, CS with an inline BO list, and fence waits.
 //
-// IBs follow amdgpu-kernel-facts.md §3.4: slot bases honour HW_IP_INFO's
+// IBs follow fixtures/amdgpu-sim/KERNEL-MODEL.md §3.4: slot bases honour HW_IP_INFO's
 // ib_start_alignment and the 32-byte IB base rule, and each IB is padded with
 // NOPs to a multiple of 8 dwords and of ib_size_alignment. The kernel neither pads nor checks
 // user IBs, so this is the harness's own discipline, not a kernel rule.

@@ -1,6 +1,6 @@
 // The outcome of a kernel-facing call: the kernel's errno and the name of the
 // call that produced it. Nothing in the kmd layer swallows an errno; it is
-// carried up as a value so the peer API can map it (peer-api-spec.md §3) and
+// carried up as a value so the peer API can map it (harness/peer/CONTRACT.md §3) and
 // record it (peerLastKernelError).
 #pragma once
 

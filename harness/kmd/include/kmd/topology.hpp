@@ -30,6 +30,15 @@ struct GpuNode {
     uint64_t unique_id = 0;
     uint64_t local_mem_bytes = 0;
     std::string name;
+    // Compute properties as KFD reports them (hipGetDeviceProperties).
+    uint32_t simd_count = 0;  // simd_count (NumFComputeCores)
+    uint32_t simd_per_cu = 0; // simd_per_cu
+    uint32_t wave_size = 0;   // wave_front_size
+    uint32_t lds_kb = 0;      // lds_size_in_kb
+    uint32_t max_waves_per_simd = 0;
+    uint32_t max_clock_mhz = 0;                              // max_engine_clk_fcompute
+    uint32_t gfx_major = 0, gfx_minor = 0, gfx_stepping = 0; // from gfx_target_version
+    uint32_t sdma_engines = 0;                               // num_sdma_engines
     std::vector<Link> links; // io_links and p2p_links from this node
 };
 
@@ -51,7 +60,7 @@ std::vector<size_t> visible_devices(size_t gpu_count, const char *rocr_visible,
 
 // Whether a link gives `from` a direct path to the peer's VRAM: non-zero
 // weight and not flagged Override+NoPeerToPeerDMA (ROCr's RegisterLinkInfo
-// skips such links; peer-api-spec.md §2 CanAccessPeer row 5).
+// skips such links; harness/peer/CONTRACT.md §2 CanAccessPeer row 5).
 bool link_allows_peer_access(const Link &link);
 
 // "0000:0c:00.0" from domain and location id (the form amdgpu prefixes to

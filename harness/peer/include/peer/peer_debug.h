@@ -13,7 +13,7 @@ extern "C" {
 #endif
 
 /* Outcome of one raw SDMA access. status is the API-level result (mapped per
- * peer-api-spec.md §3); the rest says what the kernel reported. */
+ * CONTRACT.md §3); the rest says what the kernel reported. */
 typedef struct peerRawAccessResult {
     hipError_t status;
     int vm_fault;           /* 1 when the job raised a GPU VM fault */

@@ -1,4 +1,4 @@
-// Which documented function/code pairs (peer-api-spec.md §1) a set of case
+// Which documented function/code pairs (harness/peer/CONTRACT.md §1) a set of case
 // instances asserts: a pair counts when a non-skipped instance runs a step of
 // that function expecting exactly that code.
 #pragma once

@@ -19,7 +19,7 @@ namespace harness::runner {
 // Devices are numbered like HIP: GPU nodes (NumFComputeCores > 0) in node
 // order, filtered by ROCR_VISIBLE_DEVICES then HIP_VISIBLE_DEVICES. a -> b is
 // direct when an io_link a -> b has non-zero weight and no NoPeerToPeerDMA
-// flag (peer-api-spec.md §2, hipDeviceCanAccessPeer rule 5).
+// flag (harness/peer/CONTRACT.md §2, hipDeviceCanAccessPeer rule 5).
 std::variant<cases::Topology, std::string> probe_topology(double timeout_s);
 
 nlohmann::json topology_to_json(const cases::Topology &t);

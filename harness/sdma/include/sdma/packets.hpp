@@ -5,7 +5,7 @@
 // kernel's vega10_sdma_pkt_open.h (v4), navi10_sdma_pkt_open.h (v5) and
 // sdma_v6_0_0_pkt_open.h (v6, and v7, whose sdma_v7_0.c includes the same
 // header), and the packets match what sdma_vN_*.c emits
-// (amdgpu-kernel-facts.md §3). Counts are N-1 on every generation here.
+// (fixtures/amdgpu-sim/KERNEL-MODEL.md §3). Counts are N-1 on every generation here.
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,145 @@
+// hipGetDeviceProperties / hipDeviceGetAttribute / hipDeviceGetPCIBusId and
+// the version queries: what the KFD topology node and amdgpu's device info
+// say about a device. Fields neither provides stay 0 (CONTRACT.md).
+#include "api_common.hpp"
+
+#include <bit>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+
+using namespace peer;
+
+namespace {
+
+// "gfx90a", "gfx1100", "gfx942": major in decimal, minor and stepping as
+// one hex digit each, the form of KFD's gfx_target_version and ROCm's ISA
+// names. ROCm appends target features (":sramecc+:xnack-"); KFD's topology
+// does not say them, so they are left off.
+void arch_name(const kmd::GpuNode &n, char (&out)[256]) {
+    std::snprintf(out, sizeof out, "gfx%u%x%x", n.gfx_major, n.gfx_minor & 0xf,
+                  n.gfx_stepping & 0xf);
+}
+
+void fill(PeerDevice &d, hipDeviceProp_t &p) {
+    p = hipDeviceProp_t{};
+    const kmd::GpuNode &n = d.node;
+    const kmd::DeviceInfo &info = d.dev->info();
+    arch_name(n, p.gcnArchName);
+    std::snprintf(p.name, sizeof p.name, "%s", n.name.empty() ? p.gcnArchName : n.name.c_str());
+    p.totalGlobalMem = n.local_mem_bytes ? n.local_mem_bytes : info.vram_bytes;
+    p.pciDomainID = int(n.domain);
+    p.pciBusID = int((n.location_id >> 8) & 0xff);
+    p.pciDeviceID = int((n.location_id >> 3) & 0x1f);
+    p.multiProcessorCount = n.simd_per_cu ? int(n.simd_count / n.simd_per_cu) : 0;
+    p.warpSize = int(n.wave_size);
+    p.maxThreadsPerMultiProcessor = int(n.max_waves_per_simd * n.simd_per_cu * n.wave_size);
+    p.sharedMemPerBlock = size_t(n.lds_kb) * 1024;
+    p.maxSharedMemoryPerMultiProcessor = p.sharedMemPerBlock;
+    p.sharedMemPerMultiprocessor = p.sharedMemPerBlock;
+    p.clockRate = int(n.max_clock_mhz) * 1000; // kHz, as HIP reports it
+    p.major = int(n.gfx_major);
+    p.minor = int(n.gfx_minor);
+    p.isLargeBar = info.vram_bytes && info.visible_vram_bytes == info.vram_bytes ? 1 : 0;
+    // SDMA rings the kernel exposes to this process (HW_IP_INFO(DMA)).
+    p.asyncEngineCount = std::popcount(info.sdma_rings);
+    // What this library offers, not what the hardware could.
+    p.canMapHostMemory = 1;
+    p.hostRegisterSupported = 1;
+    p.unifiedAddressing = 0; // pinned memory has a device address of its own
+}
+
+} // namespace
+
+hipError_t api::hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (!prop) return hipErrorInvalidValue;
+    if (!rt->valid(deviceId)) return hipErrorInvalidDevice;
+    fill(rt->device(deviceId), *prop);
+    return hipSuccess;
+}
+
+hipError_t api::hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int deviceId) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (!pi) return hipErrorInvalidValue;
+    if (!rt->valid(deviceId)) return hipErrorInvalidDevice;
+    hipDeviceProp_t p;
+    fill(rt->device(deviceId), p);
+    long long v = 0;
+    switch (attr) {
+    case hipDeviceAttributeMultiprocessorCount:
+        v = p.multiProcessorCount;
+        break;
+    case hipDeviceAttributePciBusId:
+        v = p.pciBusID;
+        break;
+    case hipDeviceAttributePciDeviceId:
+        v = p.pciDeviceID;
+        break;
+    case hipDeviceAttributePciDomainID:
+        v = p.pciDomainID;
+        break;
+    case hipDeviceAttributeTotalGlobalMem:
+        v = static_cast<long long>(p.totalGlobalMem);
+        break;
+    case hipDeviceAttributeWarpSize:
+        v = p.warpSize;
+        break;
+    case hipDeviceAttributeMaxThreadsPerMultiProcessor:
+        v = p.maxThreadsPerMultiProcessor;
+        break;
+    case hipDeviceAttributeMaxSharedMemoryPerBlock:
+        v = static_cast<long long>(p.sharedMemPerBlock);
+        break;
+    case hipDeviceAttributeMaxSharedMemoryPerMultiprocessor:
+        v = static_cast<long long>(p.maxSharedMemoryPerMultiProcessor);
+        break;
+    case hipDeviceAttributeClockRate:
+        v = p.clockRate;
+        break;
+    case hipDeviceAttributeComputeCapabilityMajor:
+        v = p.major;
+        break;
+    case hipDeviceAttributeComputeCapabilityMinor:
+        v = p.minor;
+        break;
+    case hipDeviceAttributeIsLargeBar:
+        v = p.isLargeBar;
+        break;
+    case hipDeviceAttributeAsyncEngineCount:
+        v = p.asyncEngineCount;
+        break;
+    case hipDeviceAttributeCanMapHostMemory:
+        v = p.canMapHostMemory;
+        break;
+    case hipDeviceAttributeHostRegisterSupported:
+        v = p.hostRegisterSupported;
+        break;
+    case hipDeviceAttributeUnifiedAddressing:
+        v = p.unifiedAddressing;
+        break;
+    case hipDeviceAttributeCanUseStreamWaitValue:
+        v = 1; // hipStreamWaitValue32 is SDMA POLL_REGMEM here
+        break;
+    default:
+        return hipErrorInvalidValue; // an attribute this library does not know
+    }
+    // A value an int cannot hold (totalGlobalMem >= 2 GiB) is refused rather
+    // than truncated.
+    if (v > INT_MAX) return hipErrorInvalidValue;
+    *pi = int(v);
+    return hipSuccess;
+}
+
+hipError_t api::hipDeviceGetPCIBusId(char *pciBusId, int len, int device) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (!pciBusId || len <= 0) return hipErrorInvalidValue;
+    if (!rt->valid(device)) return hipErrorInvalidDevice;
+    const std::string &slot = rt->device(device).pci_slot; // "0000:0c:00.0"
+    if (slot.size() + 1 > size_t(len)) return hipErrorInvalidValue;
+    std::memcpy(pciBusId, slot.c_str(), slot.size() + 1);
+    return hipSuccess;
+}
