@@ -26,6 +26,10 @@ void add_case_options(CLI::App *sub, RunSettings &s, std::string &depth) {
     sub->add_option("--depth", depth, "quick (pairwise covering array) or full (cross product)")
         ->check(CLI::IsMember({"quick", "full"}));
     sub->add_option("--seed", s.seed, "seed of the quick depth's covering array");
+    sub->add_option("--expect", s.manifest,
+                    "machine manifest (machine-file schema): expected devices, peer matrix and "
+                    "placements come from it, not from the kernel (default under --machine: the "
+                    "machine file)");
 }
 
 } // namespace
@@ -54,6 +58,8 @@ int main(int argc, char **argv) {
     run->add_flag("--overwrite", s.overwrite, "replace a previous run in --results");
     run->add_flag("--allow-disruptive", s.allow_disruptive,
                   "on real hardware, also run cases that provoke VM faults, hangs or resets");
+    run->add_option("--faults", s.faults,
+                    "with --machine: simulator fault scenario (fixtures/faults/*.yaml)");
     run->add_flag("--sync", s.sync, "fdatasync every journal line (machines that may hard-hang)");
     run->allow_extras();
 
@@ -99,13 +105,18 @@ int main(int argc, char **argv) {
             machine = r->settings.on_simulator ? r->settings.machine : "";
     }
     if (!machine.empty() && !std::getenv("PEER_HARNESS_SIMULATOR")) {
-        std::string err = harness::cli::reexec_under_simulator(machine, argc, argv);
+        std::string err = harness::cli::reexec_under_simulator(machine, s.faults, argc, argv);
         std::cerr << "peer-harness: " << err << "\n";
         return 2;
     }
     if (const char *m = std::getenv("PEER_HARNESS_SIMULATOR"); m && s.machine.empty())
         s.machine = m;
     s.on_simulator = harness::runner::running_on_simulator();
+    // Under --machine the machine file is the manifest.
+    if (s.manifest.empty() && !s.machine.empty())
+        s.manifest = harness::cli::resolve_machine_file(s.machine);
+    if (!s.manifest.empty())
+        s.manifest = std::filesystem::absolute(s.manifest).lexically_normal().string();
 
     if (*list) return harness::runner::list_command(s);
     if (*check) return harness::runner::check_command(s);
