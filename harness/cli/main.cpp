@@ -2,6 +2,7 @@
 // everything it does not know to Catch2's session, so test specs, reporters
 // (-r junit|xml|console), -o and --list-tests work as Catch2 users expect.
 #include "reexec.hpp"
+#include "runner/detect.hpp"
 #include "runner/results_dir.hpp"
 #include "runner/run.hpp"
 
@@ -70,6 +71,17 @@ int main(int argc, char **argv) {
     CLI::App *coverage = app.add_subcommand(
         "coverage", "show which documented function/code pairs the cases assert on this machine");
     add_case_options(coverage, s, depth);
+    CLI::App *detect = app.add_subcommand(
+        "detect", "run the suite faithful and once per fault scenario; table of what was caught");
+    add_case_options(detect, s, depth);
+    std::string faults_dir = PEER_HARNESS_FAULTS_DIR;
+    detect->add_option("--faults", faults_dir,
+                       "directory of fault scenarios (or one file); default fixtures/faults");
+    detect->add_option("--jobs,-j", s.jobs, "instances at once in each run (default 2)")
+        ->check(CLI::Range(1, 256));
+    detect->add_option("--results", s.results_dir,
+                       "where the runs go (default ./peer-detect), one directory per scenario");
+    detect->add_option("--timeout", s.timeout_s, "per-instance timeout in seconds");
     std::string compare_before, compare_after;
     CLI::App *compare =
         app.add_subcommand("compare", "new failures and fixes between two results directories");
@@ -97,6 +109,10 @@ int main(int argc, char **argv) {
     if (*summary) return harness::runner::summary_command(summary_dir);
     if (*compare) return harness::runner::compare_command(compare_before, compare_after);
 
+    if (*detect) {
+        if (s.jobs == 1 && detect->count("--jobs") == 0) s.jobs = 2;
+        return harness::runner::detect_command(s, harness::cli::self_executable(), faults_dir);
+    }
     std::string machine = s.machine;
     if (machine.empty() && s.resume && !std::getenv("PEER_HARNESS_SIMULATOR")) {
         // Resume on the machine the run began on.
