@@ -2,6 +2,10 @@
 #include "api_common.hpp"
 #include "copy_paths.hpp"
 
+#include "kmd/fdinfo.hpp"
+
+#include <amdgpu.h>
+
 #include <cstdio>
 #include <cstring>
 
@@ -155,6 +159,22 @@ extern "C" hipError_t peerGetCopyPacketMax(int device, size_t *bytes) {
     if (!bytes) return hipErrorInvalidValue;
     if (!rt->valid(device)) return hipErrorInvalidDevice;
     *bytes = rt->device(device).packet_max.load();
+    return hipSuccess;
+}
+
+extern "C" hipError_t peerGetDeviceMemoryUsage(int device, uint64_t *vram, uint64_t *gtt) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (!rt->valid(device)) return hipErrorInvalidDevice;
+    kmd::MemoryUsage u;
+    // libdrm's own fd of the device: the DRM file its BOs were created on.
+    const int fd = amdgpu_device_get_fd(rt->device(device).dev->handle());
+    if (kmd::Status s = kmd::fdinfo_memory(fd, u); !s) {
+        record_kernel_error(s);
+        return hipErrorNotFound;
+    }
+    if (vram) *vram = u.vram_bytes;
+    if (gtt) *gtt = u.gtt_bytes;
     return hipSuccess;
 }
 

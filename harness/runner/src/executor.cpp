@@ -104,10 +104,16 @@ std::string Interpreter::dispatch(const Step &s) {
         unsigned flags = static_cast<unsigned>(num(s, "flags", 0));
         int cur = -1;
         hipGetDevice(&cur);
+        const Placement before = placement_of(peer);
         hipError_t e = hipDeviceEnablePeerAccess(peer, flags);
         if (e == hipSuccess) enabled_.insert({cur, peer});
-        return code_check(
-            s, e, fmt::format("hipDeviceEnablePeerAccess({}, {}) on device {}", peer, flags, cur));
+        if (auto m = code_check(
+                s, e,
+                fmt::format("hipDeviceEnablePeerAccess({}, {}) on device {}", peer, flags, cur));
+            !m.empty())
+            return m;
+        if (e != hipSuccess) return {};
+        return placement_check(before, cur, peer, "hipDeviceEnablePeerAccess");
     }
     case StepKind::disable_peer_access: {
         if (const Arg *d = s.arg("device"))

@@ -8,6 +8,7 @@
 #include "cases/topology.hpp"
 
 #include <peer/hip_peer.h>
+#include <peer/peer_debug.h>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -120,6 +121,34 @@ class Interpreter {
             return fmt::format("hipSetDevice({}) returned {} while preparing the step", device,
                                hip_code_name(e));
         return {};
+    }
+
+    // Item 6 of issue 8: where the manifest says `importer` reaches
+    // `exporter` directly (XGMI or legal PCIe P2P), importing the exporter's
+    // buffers must leave them in VRAM; the exporter's per-file GTT usage
+    // (fdinfo) must not grow. Runs after every successful Enable and alloc.
+    struct Placement {
+        bool known = false;
+        uint64_t vram = 0, gtt = 0;
+    };
+    static Placement placement_of(int device) {
+        Placement p;
+        p.known = peerGetDeviceMemoryUsage(device, &p.vram, &p.gtt) == hipSuccess;
+        return p;
+    }
+    std::string placement_check(const Placement &before, int importer, int exporter,
+                                const char *what) const {
+        if (!before.known || importer == exporter || importer < 0 || exporter < 0 ||
+            importer >= topo_.device_count || exporter >= topo_.device_count ||
+            !topo_.can_access(importer, exporter))
+            return {};
+        const Placement after = placement_of(exporter);
+        if (!after.known || after.gtt <= before.gtt) return {};
+        return fmt::format("after {} device {}'s buffers moved to GTT ({} -> {} bytes in "
+                           "fdinfo drm-memory-gtt); the manifest says device {} reaches device "
+                           "{} directly ({}), so an imported buffer must stay in VRAM",
+                           what, exporter, before.gtt, after.gtt, importer, exporter,
+                           link_type_name(topo_.link_type(importer, exporter)));
     }
 
     std::string execute(const Step &s);

@@ -24,8 +24,16 @@ std::string Interpreter::alloc(const Step &s) {
     hipGetDevice(&prev);
     if (auto m = set_current(b.device); !m.empty()) return m;
     void *p = nullptr;
+    const Placement before = placement_of(b.device);
     hipError_t e = hipMalloc(&p, b.alloc_bytes);
     hipSetDevice(prev);
+    if (e == hipSuccess)
+        // A new buffer is imported into every device that enabled access to
+        // its device: the same placement rule as at Enable.
+        for (const auto &[importer, exporter] : enabled_)
+            if (exporter == b.device)
+                if (auto m = placement_check(before, importer, exporter, "hipMalloc"); !m.empty())
+                    return m;
     if (auto m =
             code_check(s, e, fmt::format("hipMalloc({}) on device {}", b.alloc_bytes, b.device));
         !m.empty())

@@ -106,6 +106,13 @@ hipError_t peerGetCopyPacketMax(int device, size_t *bytes);
  * peerLastKernelError. */
 hipError_t peerGetContextResetState(int device, uint64_t *flags);
 
+/* Where `device`'s buffers live as the kernel accounts them for this
+ * library's DRM file (/proc/self/fdinfo drm-memory-vram / drm-memory-gtt,
+ * bytes). A runner reads it around Enable to see that a peer import left the
+ * exporter's buffers in VRAM. Either pointer may be NULL. A kernel without the
+ * stats -> hipErrorNotFound. */
+hipError_t peerGetDeviceMemoryUsage(int device, uint64_t *vramBytes, uint64_t *gttBytes);
+
 /* Device that owns the allocation containing ptr, or -1. */
 int peerOwnerDevice(const void *ptr);
 
