@@ -162,6 +162,31 @@ extern "C" hipError_t peerGetCopyPacketMax(int device, size_t *bytes) {
     return hipSuccess;
 }
 
+extern "C" hipError_t peerCpuRead(const void *devicePtr, void *hostDst, size_t bytes) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (!hostDst || !devicePtr) return hipErrorInvalidValue;
+    if (bytes == 0) return hipSuccess;
+    const uint64_t va = addr(devicePtr);
+    std::lock_guard lock(rt->mu); // a racing hipFree must not unmap under us
+    const auto *entry = rt->table.find_range(va, bytes);
+    if (!entry) return hipErrorInvalidValue;
+    void *cpu = nullptr;
+    if (kmd::Status s = entry->data->bo->cpu_map(&cpu); !s) {
+        record_kernel_error(s);
+        return hipErrorUnknown;
+    }
+    std::memcpy(hostDst, static_cast<const uint8_t *>(cpu) + (va - entry->base), bytes);
+    return hipSuccess;
+}
+
+extern "C" hipError_t peerPoisonStaging(unsigned char byte) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    rt->poison_staging(byte);
+    return hipSuccess;
+}
+
 extern "C" hipError_t peerGetDeviceMemoryUsage(int device, uint64_t *vram, uint64_t *gtt) {
     Runtime *rt = nullptr;
     if (hipError_t e = prologue(rt); e != hipSuccess) return e;

@@ -26,6 +26,9 @@ using namespace harness::cases;
 // Seed of the guard pattern, distinct from any fill a case chooses.
 inline constexpr uint64_t kGuardSeed = 0x6a09e667f3bcc908ull;
 inline constexpr int kUntouched = 0x5a5a5a5a;
+// Staging, bounce and host read-back buffers are filled with this before
+// every copy and check: a job that silently does nothing leaves it behind.
+inline constexpr uint8_t kPoison = 0xdb;
 
 inline uint64_t name_hash(const std::string &s) {
     uint64_t h = 0xcbf29ce484222325ull;
@@ -150,6 +153,8 @@ class Interpreter {
                            what, exporter, before.gtt, after.gtt, importer, exporter,
                            link_type_name(topo_.link_type(importer, exporter)));
     }
+
+    static void poison() { peerPoisonStaging(kPoison); }
 
     std::string execute(const Step &s);
 
