@@ -9,6 +9,7 @@ constexpr const char *kMustWrite[] = {"fault", "succeed"};
 constexpr const char *kOutOrNull[] = {"out", "null"};
 constexpr const char *kSelftest[] = {"pass",  "fail",          "crash",          "hang",
                                      "abort", "corrupt_guard", "corrupt_payload"};
+constexpr const char *kOutcomes[] = {"hang", "vm_fault"};
 constexpr const char *kPatterns[] = {"lfsr", "index"};
 constexpr const char *kPaths[] = {"expected", "direct", "staged", "same_device"};
 
@@ -89,6 +90,14 @@ constexpr ArgSpec kSelftestArgs[] = {
      "for corrupt_*: the buffer whose bytes are changed behind the model's back"},
 };
 
+constexpr ArgSpec kProvoke[] = {
+    {"device", ArgKind::expr, true, "the device whose engine is made to fail, e.g. $a"},
+    {"outcome", ArgKind::word, true,
+     "hang (a malformed packet: hipErrorLaunchTimeOut, guilty context, reset) or vm_fault (an "
+     "access to a freed VA: hipErrorIllegalAddress, GPUVM fault info)",
+     kOutcomes},
+};
+
 constexpr StepSpec kSteps[] = {
     {StepKind::set_device, "set_device", "device", true, kSetDevice, "hipSetDevice(device)"},
     {StepKind::get_device, "get_device", "expect_value", true, kGetDevice,
@@ -123,6 +132,9 @@ constexpr StepSpec kSteps[] = {
     {StepKind::selftest, "selftest", "action", false, kSelftestArgs,
      "runner self-test: pass, fail, crash, hang, abort, or corrupt a buffer behind the "
      "model's back (never in the default suite)"},
+    {StepKind::provoke, "provoke", nullptr, false, kProvoke,
+     "disruptive: provokes a hang or a VM fault on a device and asserts the HIP code, the "
+     "kernel's outcome and the recovery after hipDeviceReset"},
 };
 
 } // namespace

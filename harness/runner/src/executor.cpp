@@ -162,6 +162,8 @@ std::string Interpreter::dispatch(const Step &s) {
         if (!t || !*t) return fmt::format("hipGetErrorString({}) returned an empty text", v);
         return {};
     }
+    case StepKind::provoke:
+        return provoke(s);
     case StepKind::selftest: {
         const std::string action = word(s, "action", "pass");
         if (action == "corrupt_guard" || action == "corrupt_payload") {

@@ -156,6 +156,18 @@ class Interpreter {
 
     static void poison() { peerPoisonStaging(kPoison); }
 
+    // Kernel events a step asked for (the kernel-log verdict ignores those).
+    static constexpr unsigned kExpectVmFault = 1, kExpectReset = 2;
+    unsigned expected_kernel_events_ = 0;
+
+  public:
+    unsigned expected_kernel_events() const { return expected_kernel_events_; }
+
+  private:
+    std::string provoke(const Step &s);
+    std::string reset_device(int device);
+    std::string copy_works(int device, const char *after);
+
     std::string execute(const Step &s);
 
     std::string dispatch(const Step &s);

@@ -45,6 +45,7 @@ enum class StepKind {
     raw_sdma_write,
     error_name,
     selftest,
+    provoke,
 };
 
 struct StepSpec {
