@@ -5,6 +5,7 @@
 #include "cases/hip_codes.hpp"
 #include "cases/pattern.hpp"
 #include "cases/step_table.hpp"
+#include "runner/kernel_log.hpp"
 
 #include <peer/peer_debug.h>
 
@@ -19,6 +20,7 @@ namespace harness::runner {
 namespace detail {
 
 nlohmann::json Interpreter::run() {
+    KmsgWindow kmsg; // from here on, this instance's amdgpu lines are its own
     nlohmann::json out;
     out["failures"] = nlohmann::json::array();
     out["kernel_errors"] = nlohmann::json::array();
@@ -41,6 +43,16 @@ nlohmann::json Interpreter::run() {
     }
     out["steps_run"] = ran;
     out["status"] = out["failures"].empty() ? "pass" : "fail";
+    const KernelLogVerdict v = classify_kernel_log(kmsg.read_new(), static_cast<int>(getpid()),
+                                                   expected_kernel_events_ & kExpectVmFault,
+                                                   expected_kernel_events_ & kExpectReset);
+    if (!v.lines.empty()) out["kernel_log"] = v.lines;
+    if (v.unexpected_fault || v.unexpected_reset)
+        out["dmesg"] = std::string("fail: ") +
+                       (v.unexpected_fault ? "a GPU page fault no step asked for"
+                                           : "a ring timeout / GPU reset no step asked for");
+    else if (v.warnings)
+        out["dmesg"] = "warn: amdgpu logged warnings";
     return out;
 }
 

@@ -196,6 +196,7 @@ std::string Interpreter::raw_read(const Step &s) {
     bool data_ok = false;
     if (r.buf && r.offset >= 0 && static_cast<size_t>(r.offset) + n <= r.buf->bytes + r.buf->guard)
         data_ok = std::memcmp(got.data(), r.buf->expect.data() + r.buf->guard + r.offset, n) == 0;
+    if (must == "fault" || must == "not_return_data") expected_kernel_events_ |= kExpectVmFault;
     if (must == "fault") {
         if (!res.vm_fault)
             return fmt::format("{} returned {} without a VM fault; it must fault", call,
@@ -228,6 +229,7 @@ std::string Interpreter::raw_write(const Step &s) {
     peerRawAccessResult res{};
     hipError_t e = peerRawSdmaWrite(dev, r.ptr, data.data(), n, &res);
     std::string call = fmt::format("peerRawSdmaWrite(device {}, {}, {} bytes)", dev, r.ptr, n);
+    if (must == "fault" || must == "not_return_data") expected_kernel_events_ |= kExpectVmFault;
     if (must == "fault") {
         if (!res.vm_fault)
             return fmt::format("{} returned {} without a VM fault; it must fault", call,
