@@ -25,7 +25,8 @@ constexpr ArgSpec kAlloc[] = {
     {"as", ArgKind::buffer_def, true, "a new buffer name (letters, digits, _)"},
     {"guard", ArgKind::expr, false,
      "guard bytes allocated on each side of the buffer and checked by verify, e.g. 4Ki"},
-    {"fill", ArgKind::pattern, false, "`none` or {pattern: lfsr|index, seed: EXPR}"},
+    {"fill", ArgKind::pattern, false,
+     "`none`, `cleared` (must read zero: never written) or {pattern: lfsr|index, seed: EXPR}"},
 };
 constexpr ArgSpec kFree[] = {{"buffer", ArgKind::buffer_ref, true, "a buffer allocated earlier"}};
 constexpr ArgSpec kFill[] = {

@@ -49,16 +49,21 @@ std::string Interpreter::alloc(const Step &s) {
     const Arg *fill = s.arg("fill");
     PatternArg pat = fill ? fill->pattern : PatternArg{};
     if (!fill) pat.seed = Expr::constant(static_cast<int64_t>(name_hash(name) & 0xffff));
-    if (pat.kind != "none") {
+    // `cleared`: the payload is never written and must read zero (hipMalloc
+    // asks the kernel for VRAM_CLEARED; stale bytes are regression K06).
+    const bool cleared = pat.kind == "cleared";
+    if (cleared) b.payload_known = true;
+    if (pat.kind != "none" && !cleared) {
         std::string kind = pat.kind[0] == '$' ? in_.words.at(pat.kind.substr(1)) : pat.kind;
         fill_pattern(pattern_kind(kind), static_cast<uint64_t>(eval(pat.seed)), 0,
                      b.expect.data() + b.guard, b.bytes);
         b.payload_known = true;
     }
     if (b.alloc_bytes > 0) {
+        const bool write_payload = b.payload_known && !cleared;
         hipError_t h =
-            b.payload_known ? hipMemcpyHtoD(b.base, b.expect.data(), b.alloc_bytes) : hipSuccess;
-        if (!b.payload_known && b.guard > 0) {
+            write_payload ? hipMemcpyHtoD(b.base, b.expect.data(), b.alloc_bytes) : hipSuccess;
+        if (!write_payload && b.guard > 0) {
             h = hipMemcpyHtoD(b.base, b.expect.data(), b.guard);
             if (h == hipSuccess)
                 h = hipMemcpyHtoD(b.payload() + b.bytes, b.expect.data() + b.guard + b.bytes,
