@@ -2,6 +2,7 @@
 // everything it does not know to Catch2's session, so test specs, reporters
 // (-r junit|xml|console), -o and --list-tests work as Catch2 users expect.
 #include "reexec.hpp"
+#include "runner/detect.hpp"
 #include "runner/results_dir.hpp"
 #include "runner/run.hpp"
 
@@ -26,6 +27,10 @@ void add_case_options(CLI::App *sub, RunSettings &s, std::string &depth) {
     sub->add_option("--depth", depth, "quick (pairwise covering array) or full (cross product)")
         ->check(CLI::IsMember({"quick", "full"}));
     sub->add_option("--seed", s.seed, "seed of the quick depth's covering array");
+    sub->add_option("--expect", s.manifest,
+                    "machine manifest (machine-file schema): expected devices, peer matrix and "
+                    "placements come from it, not from the kernel (default under --machine: the "
+                    "machine file)");
 }
 
 } // namespace
@@ -62,6 +67,8 @@ int main(int argc, char **argv) {
     run->add_flag("--overwrite", s.overwrite, "replace a previous run in --results");
     run->add_flag("--allow-disruptive", s.allow_disruptive,
                   "on real hardware, also run cases that provoke VM faults, hangs or resets");
+    run->add_option("--faults", s.faults,
+                    "with --machine: simulator fault scenario (fixtures/faults/*.yaml)");
     run->add_flag("--sync", s.sync, "fdatasync every journal line (machines that may hard-hang)");
     run->allow_extras();
 
@@ -72,6 +79,17 @@ int main(int argc, char **argv) {
     CLI::App *coverage = app.add_subcommand(
         "coverage", "show which documented function/code pairs the cases assert on this machine");
     add_case_options(coverage, s, depth);
+    CLI::App *detect = app.add_subcommand(
+        "detect", "run the suite faithful and once per fault scenario; table of what was caught");
+    add_case_options(detect, s, depth);
+    std::string faults_dir = PEER_HARNESS_FAULTS_DIR;
+    detect->add_option("--faults", faults_dir,
+                       "directory of fault scenarios (or one file); default fixtures/faults");
+    detect->add_option("--jobs,-j", s.jobs, "instances at once in each run (default 2)")
+        ->check(CLI::Range(1, 256));
+    detect->add_option("--results", s.results_dir,
+                       "where the runs go (default ./peer-detect), one directory per scenario");
+    detect->add_option("--timeout", s.timeout_s, "per-instance timeout in seconds");
     std::string compare_before, compare_after;
     CLI::App *compare =
         app.add_subcommand("compare", "new failures and fixes between two results directories");
@@ -101,6 +119,10 @@ int main(int argc, char **argv) {
     if (*summary) return harness::runner::summary_command(summary_dir);
     if (*compare) return harness::runner::compare_command(compare_before, compare_after);
 
+    if (*detect) {
+        if (s.jobs == 1 && detect->count("--jobs") == 0) s.jobs = 2;
+        return harness::runner::detect_command(s, harness::cli::self_executable(), faults_dir);
+    }
     std::string machine = s.machine;
     if (machine.empty() && s.resume && !std::getenv("PEER_HARNESS_SIMULATOR")) {
         // Resume on the machine the run began on.
@@ -109,13 +131,18 @@ int main(int argc, char **argv) {
             machine = r->settings.on_simulator ? r->settings.machine : "";
     }
     if (!machine.empty() && !std::getenv("PEER_HARNESS_SIMULATOR")) {
-        std::string err = harness::cli::reexec_under_simulator(machine, argc, argv);
+        std::string err = harness::cli::reexec_under_simulator(machine, s.faults, argc, argv);
         std::cerr << "peer-harness: " << err << "\n";
         return 2;
     }
     if (const char *m = std::getenv("PEER_HARNESS_SIMULATOR"); m && s.machine.empty())
         s.machine = m;
     s.on_simulator = harness::runner::running_on_simulator();
+    // Under --machine the machine file is the manifest.
+    if (s.manifest.empty() && !s.machine.empty())
+        s.manifest = harness::cli::resolve_machine_file(s.machine);
+    if (!s.manifest.empty())
+        s.manifest = std::filesystem::absolute(s.manifest).lexically_normal().string();
 
     if (*list) return harness::runner::list_command(s);
     if (*check) return harness::runner::check_command(s);

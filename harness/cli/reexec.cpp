@@ -47,14 +47,31 @@ std::string find_amdgpu_sim() {
     return {};
 }
 
-std::string reexec_under_simulator(const std::string &machine, int argc, char **argv) {
+std::string self_executable() {
+    return self_path();
+}
+
+std::string resolve_machine_file(const std::string &machine) {
+    std::error_code ec;
+    if (fs::is_regular_file(machine, ec)) return machine;
+    return (fs::path(PEER_HARNESS_MACHINES_DIR) / (machine + ".yaml")).string();
+}
+
+std::string reexec_under_simulator(const std::string &machine, const std::string &faults, int argc,
+                                   char **argv) {
     std::string sim = find_amdgpu_sim();
     if (sim.empty())
         return "--machine needs the simulator launcher amdgpu-sim (build target amdgpu-sim, or "
                "set PEER_HARNESS_AMDGPU_SIM)";
     std::string self = self_path();
     if (self.empty()) return "cannot find this executable (/proc/self/exe)";
-    std::vector<std::string> args{sim, "--machine", machine, "--", self};
+    std::vector<std::string> args{sim, "--machine", machine};
+    if (!faults.empty()) {
+        args.emplace_back("--faults");
+        args.push_back(faults);
+    }
+    args.emplace_back("--");
+    args.push_back(self);
     for (int i = 1; i < argc; ++i)
         args.emplace_back(argv[i]);
     std::vector<char *> cargs;

@@ -11,8 +11,16 @@ namespace harness::cli {
 // sibling of this executable, or PATH. Empty when none is found.
 std::string find_amdgpu_sim();
 
-// Replaces this process by `amdgpu-sim --machine M -- <self> <args...>`.
-// Returns only on failure, with the reason.
-std::string reexec_under_simulator(const std::string &machine, int argc, char **argv);
+// This executable's path (/proc/self/exe), empty if unknown.
+std::string self_executable();
+
+// The machine file a --machine name stands for: the argument when it is a
+// file, else fixtures/machines/<name>.yaml of this source tree.
+std::string resolve_machine_file(const std::string &machine);
+
+// Replaces this process by `amdgpu-sim --machine M [--faults F] -- <self>
+// <args...>`. Returns only on failure, with the reason.
+std::string reexec_under_simulator(const std::string &machine, const std::string &faults, int argc,
+                                   char **argv);
 
 } // namespace harness::cli

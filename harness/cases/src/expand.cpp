@@ -271,7 +271,8 @@ class CaseExpander {
                     }
                     break;
                 case ArgKind::pattern:
-                    if (arg.pattern.kind != "none" && !eval(arg.pattern.seed, arg.at, "seed", v))
+                    if (arg.pattern.kind != "none" && arg.pattern.kind != "cleared" &&
+                        !eval(arg.pattern.seed, arg.at, "seed", v))
                         return;
                     break;
                 case ArgKind::buffer_ref:

@@ -148,6 +148,7 @@ Case FileLoader::one_case(const YAML::Node &n) {
         const Arg *must = st.arg("must");
         if (must && (must->word == "fault" || must->word == "not_return_data"))
             c.disruptive = true; // a VM fault on purpose: never by surprise on a desktop
+        if (st.spec->kind == StepKind::provoke) c.disruptive = true; // hangs and resets
     }
     return c;
 }

@@ -89,8 +89,8 @@ bool FileLoader::pointer(const YAML::Node &n, const ArgSpec &spec, const Scope &
 
 bool FileLoader::pattern(const YAML::Node &n, const ArgSpec &spec, const Scope &scope,
                          PatternArg &out) {
-    if (n.IsScalar() && n.Scalar() == "none") {
-        out.kind = "none";
+    if (n.IsScalar() && (n.Scalar() == "none" || n.Scalar() == "cleared")) {
+        out.kind = n.Scalar();
         return true;
     }
     if (!n.IsMap()) {

@@ -9,6 +9,7 @@ constexpr const char *kMustWrite[] = {"fault", "succeed"};
 constexpr const char *kOutOrNull[] = {"out", "null"};
 constexpr const char *kSelftest[] = {"pass",  "fail",          "crash",          "hang",
                                      "abort", "corrupt_guard", "corrupt_payload"};
+constexpr const char *kOutcomes[] = {"hang", "vm_fault"};
 constexpr const char *kPatterns[] = {"lfsr", "index"};
 constexpr const char *kPaths[] = {"expected", "direct", "staged", "same_device"};
 
@@ -116,7 +117,8 @@ constexpr ArgSpec kAlloc[] = {
     {"as", ArgKind::buffer_def, true, "a new buffer name (letters, digits, _)"},
     {"guard", ArgKind::expr, false,
      "guard bytes allocated on each side of the buffer and checked by verify, e.g. 4Ki"},
-    {"fill", ArgKind::pattern, false, "`none` or {pattern: lfsr|index, seed: EXPR}"},
+    {"fill", ArgKind::pattern, false,
+     "`none`, `cleared` (must read zero: never written) or {pattern: lfsr|index, seed: EXPR}"},
 };
 constexpr ArgSpec kFree[] = {{"buffer", ArgKind::buffer_ref, true, "a buffer allocated earlier"}};
 constexpr ArgSpec kFill[] = {
@@ -182,6 +184,14 @@ constexpr ArgSpec kSelftestArgs[] = {
      "for corrupt_*: the buffer whose bytes are changed behind the model's back"},
 };
 
+constexpr ArgSpec kProvoke[] = {
+    {"device", ArgKind::expr, true, "the device whose engine is made to fail, e.g. $a"},
+    {"outcome", ArgKind::word, true,
+     "hang (a malformed packet: hipErrorLaunchTimeOut, guilty context, reset) or vm_fault (an "
+     "access to a freed VA: hipErrorIllegalAddress, GPUVM fault info)",
+     kOutcomes},
+};
+
 constexpr StepSpec kSteps[] = {
     {StepKind::set_device, "set_device", "device", true, kSetDevice, "hipSetDevice(device)"},
     {StepKind::get_device, "get_device", "expect_value", true, kGetDevice,
@@ -232,6 +242,9 @@ constexpr StepSpec kSteps[] = {
      "a job on peer that waits (SYNCOBJ_IN) for a blocked job on device finishes only after it"},
     {StepKind::kernel_dmabuf, "kernel_dmabuf", nullptr, false, kKernelDmabuf,
      "exports a VRAM BO, imports and maps it on peer; checks where the exporter's BO lives"},
+    {StepKind::provoke, "provoke", nullptr, false, kProvoke,
+     "disruptive: provokes a hang or a VM fault on a device and asserts the HIP code, the "
+     "kernel's outcome and the recovery after hipDeviceReset"},
 };
 
 } // namespace

@@ -2,6 +2,10 @@
 #include "api_common.hpp"
 #include "copy_paths.hpp"
 
+#include "kmd/fdinfo.hpp"
+
+#include <amdgpu.h>
+
 #include <cstdio>
 #include <cstring>
 
@@ -155,6 +159,47 @@ extern "C" hipError_t peerGetCopyPacketMax(int device, size_t *bytes) {
     if (!bytes) return hipErrorInvalidValue;
     if (!rt->valid(device)) return hipErrorInvalidDevice;
     *bytes = rt->device(device).packet_max.load();
+    return hipSuccess;
+}
+
+extern "C" hipError_t peerCpuRead(const void *devicePtr, void *hostDst, size_t bytes) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (!hostDst || !devicePtr) return hipErrorInvalidValue;
+    if (bytes == 0) return hipSuccess;
+    const uint64_t va = addr(devicePtr);
+    std::lock_guard lock(rt->mu); // a racing hipFree must not unmap under us
+    const auto *entry = rt->table.find_range(va, bytes);
+    if (!entry) return hipErrorInvalidValue;
+    void *cpu = nullptr;
+    if (kmd::Status s = entry->data->bo->cpu_map(&cpu); !s) {
+        record_kernel_error(s);
+        return hipErrorUnknown;
+    }
+    std::memcpy(hostDst, static_cast<const uint8_t *>(cpu) + (va - entry->base), bytes);
+    return hipSuccess;
+}
+
+extern "C" hipError_t peerPoisonStaging(unsigned char byte) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    rt->poison_staging(byte);
+    return hipSuccess;
+}
+
+extern "C" hipError_t peerGetDeviceMemoryUsage(int device, uint64_t *vram, uint64_t *gtt) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (!rt->valid(device)) return hipErrorInvalidDevice;
+    kmd::MemoryUsage u;
+    // libdrm's own fd of the device: the DRM file its BOs were created on.
+    const int fd = amdgpu_device_get_fd(rt->device(device).dev->handle());
+    if (kmd::Status s = kmd::fdinfo_memory(fd, u); !s) {
+        record_kernel_error(s);
+        return hipErrorNotFound;
+    }
+    if (vram) *vram = u.vram_bytes;
+    if (gtt) *gtt = u.gtt_bytes;
     return hipSuccess;
 }
 

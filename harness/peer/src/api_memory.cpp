@@ -2,6 +2,8 @@
 #include "api_common.hpp"
 #include "copy_paths.hpp"
 
+#include <amdgpu_drm.h>
+
 #include <cerrno>
 
 using namespace peer;
@@ -37,7 +39,11 @@ hipError_t api::hipMalloc(void **ptr, size_t size) {
     a->owner = c;
     a->base = *va;
     a->size = size;
-    kmd::Status s = kmd::Bo::alloc(*d.dev, bo_bytes, kmd::Domain::vram, 0, a->bo);
+    // VRAM_CLEARED: the kernel zeroes the BO before anyone can read it. HIP
+    // does not promise zeroed memory, but the harness asks, so that stale bytes
+    // of an earlier owner (regression K06) are observable by a case.
+    kmd::Status s =
+        kmd::Bo::alloc(*d.dev, bo_bytes, kmd::Domain::vram, AMDGPU_GEM_CREATE_VRAM_CLEARED, a->bo);
     if (s) s = kmd::VaMapping::map(*a->bo, a->base, bo_bytes, kmd::VaMapping::kReadWrite, a->map);
     if (!s) {
         a->map.reset();

@@ -157,6 +157,19 @@ kmd::Status Runtime::make_gtt(PeerDevice &d, PeerDevice *second, uint64_t bytes,
     return kmd::Status::success();
 }
 
+void Runtime::poison_staging(uint8_t byte) {
+    for (int i = 0; i < count(); ++i) {
+        GttBuffer &st = *device(i).staging;
+        std::lock_guard lock(st.mu);
+        if (st.cpu) std::memset(st.cpu, byte, st.bytes);
+    }
+    std::lock_guard lock(bounce_mu_);
+    for (auto &[pair, b] : bounce_) {
+        std::lock_guard blk(b->mu);
+        if (b->cpu) std::memset(b->cpu, byte, b->bytes);
+    }
+}
+
 kmd::Status Runtime::bounce(int src, int dst, GttBuffer *&out) {
     std::lock_guard lock(bounce_mu_);
     auto &slot = bounce_[{src, dst}];

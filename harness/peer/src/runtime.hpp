@@ -134,6 +134,10 @@ class Runtime {
     // Staged-path bounce buffer for the ordered pair src -> dst (created on
     // first use: GTT on src, imported on dst, same VA in both VMs).
     kmd::Status bounce(int src, int dst, GttBuffer *&out);
+    // Fills every staging and bounce buffer with `byte` through the CPU, so a
+    // transfer whose engine job silently did nothing leaves poison, never the
+    // bytes of an earlier transfer (peerPoisonStaging).
+    void poison_staging(uint8_t byte);
     static constexpr uint64_t kBounceChunk = 8ull << 20; // two chunks per buffer
     static constexpr uint64_t kStagingBytes = 8ull << 20;
 

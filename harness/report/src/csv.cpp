@@ -34,6 +34,10 @@ const char *csv_status(Status s) {
         return "Timeout";
     case Status::incomplete:
         return "Incomplete";
+    case Status::dmesg_warn:
+        return "DmesgWarn";
+    case Status::dmesg_fail:
+        return "DmesgFail";
     }
     return "?";
 }

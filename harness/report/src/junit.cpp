@@ -52,7 +52,7 @@ std::string render_junit(const std::vector<InstanceRecord> &records, const std::
         for (const auto *r : recs) {
             failures += r->status == Status::fail;
             errors += r->status == Status::crash || r->status == Status::timeout ||
-                      r->status == Status::incomplete;
+                      r->status == Status::incomplete || r->status == Status::dmesg_fail;
             skipped += r->status == Status::skip;
             time += r->duration_s;
         }
@@ -69,8 +69,13 @@ std::string render_junit(const std::vector<InstanceRecord> &records, const std::
                 detail += fmt::format("{}:{}: step {}: {}\n", f.file, f.line, f.step, f.message);
             for (const auto &k : r->kernel_errors)
                 detail += "kernel: " + k + "\n";
+            for (const auto &k : r->kernel_log)
+                detail += "kmsg: " + k + "\n";
             switch (r->status) {
             case Status::pass:
+                break;
+            case Status::dmesg_warn:
+                body = fmt::format("      <system-out>{}</system-out>\n", xml_escape(detail));
                 break;
             case Status::skip:
                 body = fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(r->reason));

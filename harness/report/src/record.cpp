@@ -9,8 +9,14 @@ struct StatusName {
     const char *name;
 };
 constexpr StatusName kStatusNames[] = {
-    {Status::pass, "pass"},   {Status::fail, "fail"},       {Status::skip, "skip"},
-    {Status::crash, "crash"}, {Status::timeout, "timeout"}, {Status::incomplete, "incomplete"},
+    {Status::pass, "pass"},
+    {Status::fail, "fail"},
+    {Status::skip, "skip"},
+    {Status::crash, "crash"},
+    {Status::timeout, "timeout"},
+    {Status::incomplete, "incomplete"},
+    {Status::dmesg_warn, "dmesg-warn"},
+    {Status::dmesg_fail, "dmesg-fail"},
 };
 
 } // namespace
@@ -28,7 +34,7 @@ std::optional<Status> parse_status(const std::string &s) {
 }
 
 bool is_success(Status s) {
-    return s == Status::pass || s == Status::skip;
+    return s == Status::pass || s == Status::skip || s == Status::dmesg_warn;
 }
 
 nlohmann::json to_json(const InstanceRecord &r) {
@@ -54,6 +60,7 @@ nlohmann::json to_json(const InstanceRecord &r) {
         j["failures"] = f;
     }
     if (!r.kernel_errors.empty()) j["kernel_errors"] = r.kernel_errors;
+    if (!r.kernel_log.empty()) j["kernel_log"] = r.kernel_log;
     j["duration_s"] = r.duration_s;
     if (!r.log.empty()) j["log"] = r.log;
     return j;
@@ -84,6 +91,9 @@ std::optional<InstanceRecord> record_from_json(const nlohmann::json &j, std::str
             r.failures.push_back(StepFailure{f.value("step", 0), f.value("file", ""),
                                              f.value("line", 0), f.value("message", ""),
                                              f.value("doc", "")});
+    if (j.contains("kernel_log") && j["kernel_log"].is_array())
+        for (const auto &k : j["kernel_log"])
+            if (k.is_string()) r.kernel_log.push_back(k.get<std::string>());
     if (j.contains("kernel_errors") && j["kernel_errors"].is_array())
         for (const auto &k : j["kernel_errors"])
             if (k.is_string()) r.kernel_errors.push_back(k.get<std::string>());

@@ -12,7 +12,7 @@ int Counts::total() const {
 }
 
 int Counts::failures() const {
-    return total() - of(Status::pass) - of(Status::skip);
+    return total() - of(Status::pass) - of(Status::skip) - of(Status::dmesg_warn);
 }
 
 Summary summarise(const std::vector<InstanceRecord> &records) {

@@ -5,6 +5,7 @@
 #include "cases/hip_codes.hpp"
 #include "cases/pattern.hpp"
 #include "cases/step_table.hpp"
+#include "runner/kernel_log.hpp"
 
 #include <peer/peer_debug.h>
 
@@ -19,6 +20,7 @@ namespace harness::runner {
 namespace detail {
 
 nlohmann::json Interpreter::run() {
+    KmsgWindow kmsg; // from here on, this instance's amdgpu lines are its own
     nlohmann::json out;
     out["failures"] = nlohmann::json::array();
     out["kernel_errors"] = nlohmann::json::array();
@@ -41,6 +43,16 @@ nlohmann::json Interpreter::run() {
     }
     out["steps_run"] = ran;
     out["status"] = out["failures"].empty() ? "pass" : "fail";
+    const KernelLogVerdict v = classify_kernel_log(kmsg.read_new(), static_cast<int>(getpid()),
+                                                   expected_kernel_events_ & kExpectVmFault,
+                                                   expected_kernel_events_ & kExpectReset);
+    if (!v.lines.empty()) out["kernel_log"] = v.lines;
+    if (v.unexpected_fault || v.unexpected_reset)
+        out["dmesg"] = std::string("fail: ") +
+                       (v.unexpected_fault ? "a GPU page fault no step asked for"
+                                           : "a ring timeout / GPU reset no step asked for");
+    else if (v.warnings)
+        out["dmesg"] = "warn: amdgpu logged warnings";
     return out;
 }
 
@@ -104,10 +116,16 @@ std::string Interpreter::dispatch(const Step &s) {
         unsigned flags = static_cast<unsigned>(num(s, "flags", 0));
         int cur = -1;
         hipGetDevice(&cur);
+        const Placement before = placement_of(peer);
         hipError_t e = hipDeviceEnablePeerAccess(peer, flags);
         if (e == hipSuccess) enabled_.insert({cur, peer});
-        return code_check(
-            s, e, fmt::format("hipDeviceEnablePeerAccess({}, {}) on device {}", peer, flags, cur));
+        if (auto m = code_check(
+                s, e,
+                fmt::format("hipDeviceEnablePeerAccess({}, {}) on device {}", peer, flags, cur));
+            !m.empty())
+            return m;
+        if (e != hipSuccess) return {};
+        return placement_check(before, cur, peer, "hipDeviceEnablePeerAccess");
     }
     case StepKind::disable_peer_access: {
         if (const Arg *d = s.arg("device"))
@@ -156,6 +174,8 @@ std::string Interpreter::dispatch(const Step &s) {
         if (!t || !*t) return fmt::format("hipGetErrorString({}) returned an empty text", v);
         return {};
     }
+    case StepKind::provoke:
+        return provoke(s);
     case StepKind::selftest: {
         const std::string action = word(s, "action", "pass");
         if (action == "corrupt_guard" || action == "corrupt_payload") {

@@ -8,6 +8,7 @@
 #include "cases/topology.hpp"
 
 #include <peer/hip_peer.h>
+#include <peer/peer_debug.h>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -26,6 +27,9 @@ using namespace harness::cases;
 // Seed of the guard pattern, distinct from any fill a case chooses.
 inline constexpr uint64_t kGuardSeed = 0x6a09e667f3bcc908ull;
 inline constexpr int kUntouched = 0x5a5a5a5a;
+// Staging, bounce and host read-back buffers are filled with this before
+// every copy and check: a job that silently does nothing leaves it behind.
+inline constexpr uint8_t kPoison = 0xdb;
 
 inline uint64_t name_hash(const std::string &s) {
     uint64_t h = 0xcbf29ce484222325ull;
@@ -126,6 +130,48 @@ class Interpreter {
                                hip_code_name(e));
         return {};
     }
+
+    // Item 6 of issue 8: where the manifest says `importer` reaches
+    // `exporter` directly (XGMI or legal PCIe P2P), importing the exporter's
+    // buffers must leave them in VRAM; the exporter's per-file GTT usage
+    // (fdinfo) must not grow. Runs after every successful Enable and alloc.
+    struct Placement {
+        bool known = false;
+        uint64_t vram = 0, gtt = 0;
+    };
+    static Placement placement_of(int device) {
+        Placement p;
+        p.known = peerGetDeviceMemoryUsage(device, &p.vram, &p.gtt) == hipSuccess;
+        return p;
+    }
+    std::string placement_check(const Placement &before, int importer, int exporter,
+                                const char *what) const {
+        if (!before.known || importer == exporter || importer < 0 || exporter < 0 ||
+            importer >= topo_.device_count || exporter >= topo_.device_count ||
+            !topo_.can_access(importer, exporter))
+            return {};
+        const Placement after = placement_of(exporter);
+        if (!after.known || after.gtt <= before.gtt) return {};
+        return fmt::format("after {} device {}'s buffers moved to GTT ({} -> {} bytes in "
+                           "fdinfo drm-memory-gtt); the manifest says device {} reaches device "
+                           "{} directly ({}), so an imported buffer must stay in VRAM",
+                           what, exporter, before.gtt, after.gtt, importer, exporter,
+                           link_type_name(topo_.link_type(importer, exporter)));
+    }
+
+    static void poison() { peerPoisonStaging(kPoison); }
+
+    // Kernel events a step asked for (the kernel-log verdict ignores those).
+    static constexpr unsigned kExpectVmFault = 1, kExpectReset = 2;
+    unsigned expected_kernel_events_ = 0;
+
+  public:
+    unsigned expected_kernel_events() const { return expected_kernel_events_; }
+
+  private:
+    std::string provoke(const Step &s);
+    std::string reset_device(int device);
+    std::string copy_works(int device, const char *after);
 
     std::string execute(const Step &s);
 

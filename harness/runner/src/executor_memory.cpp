@@ -24,8 +24,16 @@ std::string Interpreter::alloc(const Step &s) {
     hipGetDevice(&prev);
     if (auto m = set_current(b.device); !m.empty()) return m;
     void *p = nullptr;
+    const Placement before = placement_of(b.device);
     hipError_t e = hipMalloc(&p, b.alloc_bytes);
     hipSetDevice(prev);
+    if (e == hipSuccess)
+        // A new buffer is imported into every device that enabled access to
+        // its device: the same placement rule as at Enable.
+        for (const auto &[importer, exporter] : enabled_)
+            if (exporter == b.device)
+                if (auto m = placement_check(before, importer, exporter, "hipMalloc"); !m.empty())
+                    return m;
     if (auto m =
             code_check(s, e, fmt::format("hipMalloc({}) on device {}", b.alloc_bytes, b.device));
         !m.empty())
@@ -41,16 +49,21 @@ std::string Interpreter::alloc(const Step &s) {
     const Arg *fill = s.arg("fill");
     PatternArg pat = fill ? fill->pattern : PatternArg{};
     if (!fill) pat.seed = Expr::constant(static_cast<int64_t>(name_hash(name) & 0xffff));
-    if (pat.kind != "none") {
+    // `cleared`: the payload is never written and must read zero (hipMalloc
+    // asks the kernel for VRAM_CLEARED; stale bytes are regression K06).
+    const bool cleared = pat.kind == "cleared";
+    if (cleared) b.payload_known = true;
+    if (pat.kind != "none" && !cleared) {
         std::string kind = pat.kind[0] == '$' ? in_.words.at(pat.kind.substr(1)) : pat.kind;
         fill_pattern(pattern_kind(kind), static_cast<uint64_t>(eval(pat.seed)), 0,
                      b.expect.data() + b.guard, b.bytes);
         b.payload_known = true;
     }
     if (b.alloc_bytes > 0) {
+        const bool write_payload = b.payload_known && !cleared;
         hipError_t h =
-            b.payload_known ? hipMemcpyHtoD(b.base, b.expect.data(), b.alloc_bytes) : hipSuccess;
-        if (!b.payload_known && b.guard > 0) {
+            write_payload ? hipMemcpyHtoD(b.base, b.expect.data(), b.alloc_bytes) : hipSuccess;
+        if (!write_payload && b.guard > 0) {
             h = hipMemcpyHtoD(b.base, b.expect.data(), b.guard);
             if (h == hipSuccess)
                 h = hipMemcpyHtoD(b.payload() + b.bytes, b.expect.data() + b.guard + b.bytes,
@@ -112,6 +125,7 @@ std::string Interpreter::memcpy_peer(const Step &s) {
     int dd = static_cast<int>(num(s, "dst_device", 0));
     int sd = static_cast<int>(num(s, "src_device", 0));
     size_t n = static_cast<size_t>(num(s, "bytes", 0));
+    poison();
     hipError_t e = hipMemcpyPeer(dst.ptr, dd, src.ptr, sd, n);
     std::string call = fmt::format("hipMemcpyPeer(dst, {}, src, {}, {})", dd, sd, n);
     if (auto m = code_check(s, e, call); !m.empty()) return m;
@@ -144,11 +158,14 @@ std::string Interpreter::memcpy_peer(const Step &s) {
 
 std::string Interpreter::verify(Buffer &b, const std::string &name) {
     if (!b.live) return "buffer '" + name + "' is not allocated (freed or reset)";
-    std::vector<uint8_t> got(b.alloc_bytes);
     if (b.alloc_bytes == 0) return {};
-    hipError_t e = hipMemcpyDtoH(got.data(), b.base, b.alloc_bytes);
+    // Read back through a CPU mapping of the BO: no SDMA job, no staging
+    // buffer, nothing the copy under test used (issue 8 item 5). The host
+    // buffer starts poisoned too, so a read that fills nothing cannot match.
+    std::vector<uint8_t> got(b.alloc_bytes, kPoison);
+    hipError_t e = peerCpuRead(b.base, got.data(), b.alloc_bytes);
     if (e != hipSuccess)
-        return fmt::format("hipMemcpyDtoH reading '{}' back returned {}", name, hip_code_name(e));
+        return fmt::format("peerCpuRead (CPU mapping) of '{}' returned {}", name, hip_code_name(e));
     size_t bad = 0, first = SIZE_MAX;
     for (size_t i = 0; i < b.alloc_bytes; ++i) {
         bool in_payload = i >= b.guard && i < b.guard + b.bytes;
@@ -176,13 +193,15 @@ std::string Interpreter::raw_read(const Step &s) {
     Resolved r = resolve(s.arg("src")->pointer);
     size_t n = static_cast<size_t>(num(s, "bytes", 0));
     std::string must = word(s, "must", "succeed");
-    std::vector<uint8_t> got(n, 0);
+    std::vector<uint8_t> got(n, kPoison);
+    poison();
     peerRawAccessResult res{};
     hipError_t e = peerRawSdmaRead(dev, r.ptr, got.data(), n, &res);
     std::string call = fmt::format("peerRawSdmaRead(device {}, {}, {} bytes)", dev, r.ptr, n);
     bool data_ok = false;
     if (r.buf && r.offset >= 0 && static_cast<size_t>(r.offset) + n <= r.buf->bytes + r.buf->guard)
         data_ok = std::memcmp(got.data(), r.buf->expect.data() + r.buf->guard + r.offset, n) == 0;
+    if (must == "fault" || must == "not_return_data") expected_kernel_events_ |= kExpectVmFault;
     if (must == "fault") {
         if (!res.vm_fault)
             return fmt::format("{} returned {} without a VM fault; it must fault", call,
@@ -211,9 +230,11 @@ std::string Interpreter::raw_write(const Step &s) {
     std::vector<uint8_t> data(n);
     fill_pattern(PatternKind::lfsr, static_cast<uint64_t>(num(s, "seed", 99)),
                  static_cast<uint64_t>(r.offset), data.data(), n);
+    poison();
     peerRawAccessResult res{};
     hipError_t e = peerRawSdmaWrite(dev, r.ptr, data.data(), n, &res);
     std::string call = fmt::format("peerRawSdmaWrite(device {}, {}, {} bytes)", dev, r.ptr, n);
+    if (must == "fault" || must == "not_return_data") expected_kernel_events_ |= kExpectVmFault;
     if (must == "fault") {
         if (!res.vm_fault)
             return fmt::format("{} returned {} without a VM fault; it must fault", call,

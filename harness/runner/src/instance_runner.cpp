@@ -40,6 +40,21 @@ void outcome_into(const ChildOutcome &o, double timeout_s, InstanceRecord &r) {
         for (const auto &k : j.value("kernel_errors", nlohmann::json::array()))
             r.kernel_errors.push_back(k.get<std::string>());
         if (!r.failures.empty()) r.reason = r.failures.front().message;
+        for (const auto &k : j.value("kernel_log", nlohmann::json::array()))
+            r.kernel_log.push_back(k.get<std::string>());
+        // IGT's kernel-log statuses: an unasked fault or reset fails the
+        // instance; a failure with its own amdgpu lines is dmesg-fail too;
+        // warnings on a pass make it dmesg-warn.
+        if (const std::string d = j.value("dmesg", ""); !d.empty()) {
+            const bool fail = d.rfind("fail", 0) == 0;
+            if (fail || r.status == Status::fail) {
+                if (r.status == Status::pass) r.reason = "kernel log: " + d.substr(6);
+                r.status = Status::dmesg_fail;
+            } else {
+                r.status = Status::dmesg_warn;
+                r.reason = "kernel log: " + d.substr(6);
+            }
+        }
         return;
     }
     case ChildOutcome::Kind::timed_out:

@@ -1,7 +1,11 @@
 #include "runner/plan.hpp"
 
 #include "cases/loader.hpp"
+#include "manifest/manifest.hpp"
+#include "manifest/rules.hpp"
 #include "runner/topology_probe.hpp"
+
+#include <fmt/format.h>
 
 #include <iostream>
 
@@ -38,6 +42,24 @@ std::optional<Plan> make_plan(const RunSettings &s, const cases::Topology *saved
             return std::nullopt;
         }
         p.topology = std::get<cases::Topology>(t);
+        if (!s.manifest.empty()) {
+            // Expectations from the manifest, never from the kernel under test;
+            // the probe only counts what the kernel shows.
+            auto m = manifest::load_manifest(s.manifest);
+            if (auto *d = std::get_if<cases::Diagnostic>(&m)) {
+                std::cerr << d->to_string() << "\n";
+                return std::nullopt;
+            }
+            const cases::Topology kfd = p.topology;
+            p.topology = manifest::expected_topology(std::get<manifest::Manifest>(m));
+            if (kfd.device_count != p.topology.device_count)
+                p.manifest_mismatch =
+                    fmt::format("the manifest {} lists {} GPU(s), the kernel shows {} ({})",
+                                s.manifest, p.topology.device_count, kfd.device_count, kfd.source);
+        } else if (p.topology.device_count == 0) {
+            p.no_device = "no GPU found (" + p.topology.source +
+                          ") and no manifest (--expect FILE) says this machine has none";
+        }
     }
     cases::Expansion ex = cases::expand(p.suites, p.topology, {s.depth, s.seed});
     if (!ex.errors.empty()) {

@@ -72,6 +72,14 @@ int run_command(RunSettings s) {
     }
     auto plan = make_plan(s, saved ? &saved->topology : nullptr);
     if (!plan) return 2;
+    if (!plan->no_device.empty()) {
+        std::cerr << "peer-harness: error: " << plan->no_device << "\n";
+        return kNoDeviceExit;
+    }
+    if (!plan->manifest_mismatch.empty()) {
+        std::cerr << "peer-harness: FAIL: " << plan->manifest_mismatch << "; nothing was run\n";
+        return 1;
+    }
     if (saved) {
         std::vector<std::string> now;
         for (const auto &in : plan->instances)

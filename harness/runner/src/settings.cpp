@@ -19,6 +19,8 @@ nlohmann::json settings_to_json(const RunSettings &s) {
             {"on_simulator", s.on_simulator},
             {"machine", s.machine},
             {"sync", s.sync},
+            {"manifest", s.manifest},
+            {"faults", s.faults},
             {"catch_args", s.catch_args}};
 }
 
@@ -47,6 +49,8 @@ std::optional<RunSettings> settings_from_json(const nlohmann::json &j, std::stri
         s.on_simulator = j.at("on_simulator").get<bool>();
         s.machine = j.at("machine").get<std::string>();
         s.sync = j.at("sync").get<bool>();
+        s.manifest = j.value("manifest", "");
+        s.faults = j.value("faults", "");
         s.catch_args = j.at("catch_args").get<std::vector<std::string>>();
         return s;
     } catch (const nlohmann::json::exception &e) {

@@ -2,6 +2,8 @@
 
 #include "runner/isolation.hpp"
 
+#include "kmd/topology.hpp"
+
 #include <hsakmt.h>
 
 #include <cstdlib>
@@ -14,72 +16,36 @@ namespace harness::runner {
 using cases::LinkType;
 using cases::Topology;
 
-std::vector<int> apply_visible_devices(const std::vector<int> &devices, const char *list) {
-    if (!list) return devices;
-    std::vector<int> out;
-    std::stringstream ss(list);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-        char *end = nullptr;
-        long v = std::strtol(item.c_str(), &end, 10);
-        if (item.empty() || *end != '\0' || v < 0 || v >= static_cast<long>(devices.size())) break;
-        out.push_back(devices[static_cast<size_t>(v)]);
-    }
-    return out;
-}
-
 namespace {
 
-std::string utf16_name(const HSAuint16 *s) {
-    std::string out;
-    for (int i = 0; i < HSA_PUBLIC_NAME_SIZE && s[i]; ++i)
-        out += s[i] < 128 ? static_cast<char>(s[i]) : '?';
-    return out;
-}
-
-// Runs in the probe child.
+// Runs in the probe child. The GPU list, the visible-devices filter and the
+// per-link rule are kmd's (one implementation, shared with the peer API's
+// device enumeration): the runner and the API under test cannot disagree on
+// which devices exist or on spaces, duplicates or the Override flag.
 nlohmann::json probe_in_child() {
     struct stat st;
-    if (stat("/dev/kfd", &st) != 0) return {{"device_count", 0}, {"note", "no /dev/kfd"}};
-    if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS)
-        return {{"error", "hsaKmtOpenKFD failed (is /dev/kfd accessible to this user?)"}};
-    HsaSystemProperties sys{};
-    if (hsaKmtAcquireSystemProperties(&sys) != HSAKMT_STATUS_SUCCESS)
-        return {{"error", "hsaKmtAcquireSystemProperties failed"}};
-    std::vector<int> gpu_nodes;
-    std::map<int, HsaNodeProperties> props;
-    for (HSAuint32 n = 0; n < sys.NumNodes; ++n) {
-        HsaNodeProperties p{};
-        if (hsaKmtGetNodeProperties(n, &p) != HSAKMT_STATUS_SUCCESS)
-            return {{"error", "hsaKmtGetNodeProperties(" + std::to_string(n) + ") failed"}};
-        props[static_cast<int>(n)] = p;
-        if (p.NumFComputeCores > 0) gpu_nodes.push_back(static_cast<int>(n));
-    }
-    gpu_nodes = apply_visible_devices(gpu_nodes, std::getenv("ROCR_VISIBLE_DEVICES"));
-    gpu_nodes = apply_visible_devices(gpu_nodes, std::getenv("HIP_VISIBLE_DEVICES"));
-    const int count = static_cast<int>(gpu_nodes.size());
+    if (stat("/dev/kfd", &st) != 0)
+        return {{"device_count", 0}, {"source", "no /dev/kfd: amdgpu/KFD did not come up"}};
+    kmd::Topology kt;
+    if (kmd::Status s = kmd::read_topology(kt); !s.ok())
+        return {{"error", s.describe() + " (is /dev/kfd accessible to this user?)"}};
+    const auto order = kmd::visible_devices(kt.gpus.size(), std::getenv("ROCR_VISIBLE_DEVICES"),
+                                            std::getenv("HIP_VISIBLE_DEVICES"));
+    const int count = static_cast<int>(order.size());
     Topology t = Topology::make(count);
     t.source = "KFD topology via libhsakmt";
-    std::map<int, int> device_of_node;
+    std::map<uint32_t, int> device_of_node;
     for (int d = 0; d < count; ++d)
-        device_of_node[gpu_nodes[static_cast<size_t>(d)]] = d;
+        device_of_node[kt.gpus[order[static_cast<size_t>(d)]].node] = d;
     for (int d = 0; d < count; ++d) {
-        const HsaNodeProperties &p = props[gpu_nodes[static_cast<size_t>(d)]];
-        char loc[32];
-        std::snprintf(loc, sizeof loc, "%04x:%02x:%02x.%x", p.Domain, (p.LocationId >> 8) & 0xff,
-                      (p.LocationId >> 3) & 0x1f, p.LocationId & 7);
-        std::string name = utf16_name(p.MarketingName);
-        t.names[static_cast<size_t>(d)] = (name.empty() ? "gpu" : name) + " " + loc;
-        std::vector<HsaIoLinkProperties> links(p.NumIOLinks);
-        if (p.NumIOLinks &&
-            hsaKmtGetNodeIoLinkProperties(static_cast<HSAuint32>(gpu_nodes[static_cast<size_t>(d)]),
-                                          p.NumIOLinks, links.data()) != HSAKMT_STATUS_SUCCESS)
-            return {{"error", "hsaKmtGetNodeIoLinkProperties failed"}};
-        for (const auto &l : links) {
-            auto to = device_of_node.find(static_cast<int>(l.NodeTo));
+        const kmd::GpuNode &g = kt.gpus[order[static_cast<size_t>(d)]];
+        t.names[static_cast<size_t>(d)] =
+            (g.name.empty() ? "gpu" : g.name) + " " + kmd::pci_slot_name(g.domain, g.location_id);
+        for (const auto &l : g.links) {
+            auto to = device_of_node.find(l.to_node);
             if (to == device_of_node.end() || to->second == d) continue;
-            LinkType type = l.IoLinkType == HSA_IOLINK_TYPE_XGMI ? LinkType::xgmi : LinkType::pcie;
-            bool direct = l.Weight != 0 && !l.Flags.ui32.NoPeerToPeerDMA;
+            LinkType type = l.type == HSA_IOLINK_TYPE_XGMI ? LinkType::xgmi : LinkType::pcie;
+            bool direct = kmd::link_allows_peer_access(l);
             // Several links to one peer: any direct one makes the pair direct,
             // and XGMI wins as the link type.
             bool was = t.can_access(d, to->second);
@@ -87,8 +53,6 @@ nlohmann::json probe_in_child() {
             t.set(d, to->second, prev == LinkType::xgmi ? prev : type, was || direct);
         }
     }
-    hsaKmtReleaseSystemProperties();
-    hsaKmtCloseKFD();
     return topology_to_json(t);
 }
 

@@ -25,14 +25,6 @@ TEST_CASE("progress line shows done, failures and time left", "[progress]") {
     CHECK(runner::Progress::line(0, 4, 0, 0.0, "").find("~? left") != std::string::npos);
 }
 
-TEST_CASE("visible-device lists filter and reorder like HIP", "[topology]") {
-    std::vector<int> nodes{1, 2, 3, 4};
-    CHECK(runner::apply_visible_devices(nodes, nullptr) == nodes);
-    CHECK(runner::apply_visible_devices(nodes, "2,0") == std::vector<int>{3, 1});
-    CHECK(runner::apply_visible_devices(nodes, "1,9,0") == std::vector<int>{2});
-    CHECK(runner::apply_visible_devices(nodes, "").empty());
-}
-
 TEST_CASE("topology survives the metadata round trip", "[topology]") {
     cases::Topology t = cases::Topology::make(3);
     t.set(0, 1, cases::LinkType::xgmi, true);

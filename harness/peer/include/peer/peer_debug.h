@@ -106,6 +106,24 @@ hipError_t peerGetCopyPacketMax(int device, size_t *bytes);
  * peerLastKernelError. */
 hipError_t peerGetContextResetState(int device, uint64_t *flags);
 
+/* Where `device`'s buffers live as the kernel accounts them for this
+ * library's DRM file (/proc/self/fdinfo drm-memory-vram / drm-memory-gtt,
+ * bytes). A runner reads it around Enable to see that a peer import left the
+ * exporter's buffers in VRAM. Either pointer may be NULL. A kernel without the
+ * stats -> hipErrorNotFound. */
+hipError_t peerGetDeviceMemoryUsage(int device, uint64_t *vramBytes, uint64_t *gttBytes);
+
+/* Reads `bytes` at devicePtr through a CPU mapping of the allocation's BO
+ * (AMDGPU_GEM_MMAP), without any engine job: the independent read-back path
+ * of a runner's verification. The whole range must lie in one live
+ * allocation -> else hipErrorInvalidValue; a failed mapping ->
+ * hipErrorUnknown with the errno in peerLastKernelError. */
+hipError_t peerCpuRead(const void *devicePtr, void *hostDst, size_t bytes);
+
+/* Fills every GTT staging and bounce buffer of this library with `byte`
+ * through the CPU (a runner poisons them before each check). */
+hipError_t peerPoisonStaging(unsigned char byte);
+
 /* Device that owns the allocation containing ptr, or -1. */
 int peerOwnerDevice(const void *ptr);
 

@@ -14,7 +14,11 @@ namespace harness::report {
 // What happened to an instance. pass/fail/skip come from the instance itself;
 // crash/timeout from the runner watching its process; incomplete is a start
 // line with no end (the runner itself died: never rerun on resume, IGT-4).
-enum class Status { pass, fail, skip, crash, timeout, incomplete };
+// dmesg_warn / dmesg_fail are IGT's names: the instance's own amdgpu kernel-log
+// lines turned the verdict (dmesg-warn: passed, with warnings logged; counts
+// as a success. dmesg-fail: a fault or reset no step asked for, or a failure
+// with kernel-log lines).
+enum class Status { pass, fail, skip, crash, timeout, incomplete, dmesg_warn, dmesg_fail };
 
 const char *status_name(Status s);
 std::optional<Status> parse_status(const std::string &s);
@@ -39,6 +43,7 @@ struct InstanceRecord {
     std::string reason; // skip reason, crash signal, timeout, first failure
     std::vector<StepFailure> failures;
     std::vector<std::string> kernel_errors; // peerLastKernelError() after failing steps
+    std::vector<std::string> kernel_log;    // this instance's amdgpu lines from /dev/kmsg
     double duration_s = 0;
     std::string log; // path of the child's output, relative to the results dir
 };

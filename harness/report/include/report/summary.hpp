@@ -11,7 +11,7 @@
 
 namespace harness::report {
 
-inline constexpr size_t kStatusCount = 6;
+inline constexpr size_t kStatusCount = 8;
 
 struct Counts {
     std::array<int, kStatusCount> by_status{}; // indexed by Status

@@ -16,7 +16,16 @@ struct Plan {
     std::vector<cases::Suite> suites;
     cases::Topology topology;
     std::vector<cases::Instance> instances;
+    // Set when the machine disagrees with its manifest in a way no instance
+    // can express (the device count): the run is a failure (exit 1).
+    std::string manifest_mismatch;
+    // Set when no manifest was given and the kernel shows no GPU: an error
+    // with its own exit code (kNoDeviceExit), never an all-skipped green run.
+    std::string no_device;
 };
+
+// Exit code of a run that found no GPU and had no manifest saying so.
+inline constexpr int kNoDeviceExit = 3;
 
 // `saved`: the topology a resumed run was expanded over (no probe then).
 std::optional<Plan> make_plan(const RunSettings &s, const cases::Topology *saved);

@@ -29,7 +29,11 @@ struct RunSettings {
     bool allow_disruptive = false; // real hardware: run cases that fault/hang/reset on purpose
     bool on_simulator = false;     // set when running under amdgpu-sim
     std::string machine;           // simulator machine name or file, for the record
-    bool sync = false;             // fdatasync each journal line
+    // Machine manifest (machine-file schema) the expectations come from;
+    // under --machine the machine file itself. Empty: the KFD topology.
+    std::string manifest;
+    std::string faults;                  // simulator fault scenario (--faults), for the record
+    bool sync = false;                   // fdatasync each journal line
     std::vector<std::string> catch_args; // passed to Catch2's session untouched
 };
 

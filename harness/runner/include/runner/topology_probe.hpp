@@ -17,16 +17,12 @@
 namespace harness::runner {
 
 // Devices are numbered like HIP: GPU nodes (NumFComputeCores > 0) in node
-// order, filtered by ROCR_VISIBLE_DEVICES then HIP_VISIBLE_DEVICES. a -> b is
-// direct when an io_link a -> b has non-zero weight and no NoPeerToPeerDMA
-// flag (harness/peer/CONTRACT.md §2, hipDeviceCanAccessPeer rule 5).
+// order, filtered by ROCR_VISIBLE_DEVICES then HIP_VISIBLE_DEVICES
+// (kmd::visible_devices). a -> b is direct when an io_link a -> b passes
+// kmd::link_allows_peer_access (harness/peer/CONTRACT.md §2, hipDeviceCanAccessPeer rule 5).
 std::variant<cases::Topology, std::string> probe_topology(double timeout_s);
 
 nlohmann::json topology_to_json(const cases::Topology &t);
 std::variant<cases::Topology, std::string> topology_from_json(const nlohmann::json &j);
-
-// Applies a HIP/ROCR visible-devices list ("2,0") to device indices; stops at
-// the first entry that is not a valid index, as HIP does.
-std::vector<int> apply_visible_devices(const std::vector<int> &devices, const char *list);
 
 } // namespace harness::runner

@@ -1,0 +1,148 @@
+// The harness's own peer rules, table-tested against the machines the team
+// documents (fixtures/machines/README.md says what each one shows), and the
+// manifest reader's file:line:col errors.
+#include "manifest/manifest.hpp"
+#include "manifest/rules.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+using namespace harness::manifest;
+using harness::cases::LinkType;
+
+namespace {
+
+Manifest load(const std::string &name) {
+    auto r = load_manifest(resolve_manifest_path(name, MANIFEST_MACHINES_DIR));
+    if (auto *d = std::get_if<harness::cases::Diagnostic>(&r)) FAIL(d->to_string());
+    return std::get<Manifest>(r);
+}
+
+std::string diag_of(const std::string &text) {
+    char path[] = "/tmp/manifest-test-XXXXXX";
+    int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    close(fd);
+    std::ofstream(path) << text;
+    auto r = load_manifest(path);
+    std::remove(path);
+    auto *d = std::get_if<harness::cases::Diagnostic>(&r);
+    REQUIRE(d);
+    return d->to_string().substr(std::string(path).size());
+}
+
+// Rows: "x" XGMI + direct, "P" PCIe direct, "." PCIe no direct, "-" self.
+void check_matrix(const std::string &machine, const std::vector<std::string> &rows) {
+    const auto t = expected_topology(load(machine));
+    REQUIRE(t.device_count == static_cast<int>(rows.size()));
+    for (int a = 0; a < t.device_count; ++a)
+        for (int b = 0; b < t.device_count; ++b) {
+            INFO(machine << " " << a << " -> " << b);
+            const char want = rows[static_cast<size_t>(a)][static_cast<size_t>(b)];
+            const char got = a == b                                                      ? '-'
+                             : t.link_type(a, b) == LinkType::xgmi                       ? 'x'
+                             : t.can_access(a, b) && t.link_type(a, b) == LinkType::pcie ? 'P'
+                                                                                         : '.';
+            CHECK(got == want);
+            if (t.link_type(a, b) == LinkType::xgmi) CHECK(t.can_access(a, b));
+        }
+}
+
+} // namespace
+
+TEST_CASE("expected peer matrix per documented machine", "[manifest][rules]") {
+    // mixed-4: MI210 hive, large-BAR W7900, small-BAR RX 7900 XTX nobody reaches.
+    check_matrix("mixed-4", {"-xP.", "x-P.", "PP-.", "PPP-"});
+    // mixed-3: small-BAR RX 6900 XT; MI100's 44-bit mask cannot reach W7900's BAR.
+    check_matrix("mixed-3", {"-PP", ".-.", ".P-"});
+    // No CONFIG_HSA_AMD_P2P and small BARs: no peer at all.
+    check_matrix("rx7900xtx-2", {"-.", ".-"});
+    check_matrix("one-gpu", {"-"});
+    check_matrix("no-gpu", {});
+}
+
+TEST_CASE("every pair of one hive is XGMI", "[manifest][rules]") {
+    const Manifest m = load("mi300x-8");
+    const auto t = expected_topology(m);
+    REQUIRE(t.device_count == 8);
+    for (int a = 0; a < 8; ++a)
+        for (int b = 0; b < 8; ++b)
+            if (a != b) CHECK((t.link_type(a, b) == LinkType::xgmi && t.can_access(a, b)));
+}
+
+TEST_CASE("each PCIe condition alone refuses access", "[manifest][rules]") {
+    Manifest base = load("w7900-2");
+    REQUIRE(pcie_peer_accessible(base, 0, 1));
+    struct Row {
+        const char *what;
+        void (*change)(Manifest &);
+        const char *why;
+    };
+    const Row rows[] = {
+        {"no HSA_AMD_P2P", [](Manifest &m) { m.kernel.hsa_amd_p2p = false; }, "CONFIG_HSA_AMD_P2P"},
+        {"no PCI_P2PDMA", [](Manifest &m) { m.kernel.pci_p2pdma = false; }, "CONFIG_HSA_AMD_P2P"},
+        {"no MOVE_NOTIFY", [](Manifest &m) { m.kernel.dmabuf_move_notify = false; },
+         "CONFIG_HSA_AMD_P2P"},
+        {"pcie_p2p=0", [](Manifest &m) { m.kernel.param_pcie_p2p = false; }, "pcie_p2p=0"},
+        {"not listed", [](Manifest &m) { m.pcie_p2p.clear(); }, "chipset"},
+        {"small BAR", [](Manifest &m) { m.gpus[0].visible_vram_bytes = 256ull << 20; },
+         "small BAR"},
+        {"DMA mask",
+         [](Manifest &m) {
+             m.gpus[0].bar_address = 1ull << 45;
+             m.gpus[1].dma_mask_bits = 44;
+         },
+         "DMA mask"},
+    };
+    for (const auto &r : rows) {
+        INFO(r.what);
+        Manifest m = base;
+        r.change(m);
+        std::string why;
+        CHECK_FALSE(pcie_peer_accessible(m, 0, 1, &why));
+        CHECK(why.find(r.why) != std::string::npos);
+    }
+    // From 6.12 a remapping IOMMU in front of the accessor lifts the mask.
+    Manifest m = base;
+    m.gpus[0].bar_address = 1ull << 45;
+    m.gpus[1].dma_mask_bits = 44;
+    m.gpus[1].iommu_remapping = true;
+    m.kernel.major = 6;
+    m.kernel.minor = 12;
+    CHECK(pcie_peer_accessible(m, 0, 1));
+    m.kernel.minor = 11;
+    CHECK_FALSE(pcie_peer_accessible(m, 0, 1));
+}
+
+TEST_CASE("dma-buf placement of an imported VRAM buffer", "[manifest][placement]") {
+    const Manifest m4 = load("mixed-4");
+    CHECK(expected_import_placement(m4, 0, 1) == Placement::vram); // XGMI
+    CHECK(expected_import_placement(m4, 0, 2) == Placement::vram); // P2P, large BAR
+    CHECK(expected_import_placement(m4, 2, 3) == Placement::vram);
+    CHECK(expected_import_placement(m4, 3, 0) == Placement::gtt); // small BAR exporter
+    const Manifest rx = load("rx7900xtx-2");                      // no MOVE_NOTIFY: pinned GTT
+    CHECK(expected_import_placement(rx, 0, 1) == Placement::gtt);
+    CHECK(expected_import_placement(rx, 1, 0) == Placement::gtt);
+    Manifest nop2p = load("w7900-2");
+    CHECK(expected_import_placement(nop2p, 0, 1) == Placement::vram);
+    nop2p.pcie_p2p.clear();
+    CHECK(expected_import_placement(nop2p, 0, 1) == Placement::gtt);
+}
+
+TEST_CASE("manifest errors name file, line and column", "[manifest][errors]") {
+    CHECK(diag_of("name: x\n") == ":1:1: error: expected key 'kernel'");
+    CHECK(diag_of("name: x\nkernel: {version: six}\ngpus: []\n") ==
+          ":2:19: error: expected a kernel version like \"6.10\"");
+    CHECK(diag_of("name: x\nkernel: {version: \"6.1\"}\ngpus:\n  - {name: a, product: p, "
+                  "family: 141, vram: 12Qi}\n") ==
+          ":4:46: error: expected a size (a number with an optional Ki/Mi/Gi/Ti suffix)");
+    CHECK(diag_of("name: x\nkernel: {version: \"6.1\"}\ngpus: []\npcie_p2p:\n  - [gpu0, gpu1]\n") ==
+          ":5:6: error: expected the name of a GPU of this machine");
+    CHECK(diag_of("name: [\n").find(":2:1: error: expected YAML") == 0);
+    auto r = load_manifest("/nonexistent/machine.yaml");
+    REQUIRE(std::holds_alternative<harness::cases::Diagnostic>(r));
+}

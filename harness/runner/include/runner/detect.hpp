@@ -1,0 +1,31 @@
+// `peer-harness detect`: how many injected kernel faults the suite catches.
+// Runs the suite once on the faithful simulator and once per fault scenario,
+// each as a child `peer-harness run --machine M [--faults F]`, and reads the
+// verdicts back from each run's journal.
+#pragma once
+
+#include "runner/settings.hpp"
+
+#include <string>
+#include <vector>
+
+namespace harness::runner {
+
+struct DetectRow {
+    std::string scenario; // "(faithful)" or the scenario file's stem
+    int exit_code = 0;
+    int failed = 0;            // instances neither passed nor skipped
+    std::string first_failure; // name of the first failing instance, or a run-level reason
+    double seconds = 0;
+    bool detected() const { return exit_code != 0; }
+};
+
+// "N of M scenarios detected, K false failures" and the table above it.
+std::string render_detect(const DetectRow &faithful, const std::vector<DetectRow> &rows);
+
+// `self`: this executable. `faults_dir`: *.yaml scenarios. Returns the exit
+// code: 0 every scenario detected and the faithful run clean, 1 otherwise, 2
+// on bad arguments.
+int detect_command(const RunSettings &s, const std::string &self, const std::string &faults_dir);
+
+} // namespace harness::runner

@@ -1,0 +1,147 @@
+#include "runner/detect.hpp"
+
+#include "report/journal.hpp"
+#include "report/tokens.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fcntl.h>
+#include <filesystem>
+#include <iostream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace harness::runner {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// One child run; its output goes to DIR/run.log so the table stays readable.
+DetectRow run_one(const RunSettings &s, const std::string &self, const std::string &name,
+                  const std::string &faults, const fs::path &dir) {
+    DetectRow row;
+    row.scenario = name;
+    fs::create_directories(dir);
+    std::vector<std::string> args{self,
+                                  "run",
+                                  "--machine",
+                                  s.machine,
+                                  "--jobs",
+                                  std::to_string(s.jobs),
+                                  "--results",
+                                  (dir / "results").string(),
+                                  "--overwrite",
+                                  "--timeout",
+                                  fmt::format("{}", s.timeout_s)};
+    if (!faults.empty()) args.insert(args.end(), {"--faults", faults});
+    if (!s.manifest.empty()) args.insert(args.end(), {"--expect", s.manifest});
+    if (s.depth == cases::Depth::full) args.insert(args.end(), {"--depth", "full"});
+    for (const auto &c : s.case_paths)
+        args.insert(args.end(), {"--cases", c});
+    const auto start = std::chrono::steady_clock::now();
+    const std::string log = (dir / "run.log").string();
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+        }
+        ::unsetenv("PEER_HARNESS_SIMULATOR"); // each child starts its own simulator
+        std::vector<char *> argv;
+        for (auto &a : args)
+            argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(self.c_str(), argv.data());
+        _exit(127);
+    }
+    int st = 0;
+    while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    row.exit_code = pid < 0 ? 127 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    const fs::path journal = dir / "results" / report::tokens::kJournalFile;
+    if (fs::exists(journal)) {
+        auto recs = report::records_of(report::read_journal(journal.string()));
+        std::sort(recs.begin(), recs.end(),
+                  [](const auto &a, const auto &b) { return a.index < b.index; });
+        for (const auto &r : recs)
+            if (!report::is_success(r.status)) {
+                if (row.first_failure.empty()) row.first_failure = r.name;
+                ++row.failed;
+            }
+    }
+    if (row.first_failure.empty() && row.exit_code != 0)
+        row.first_failure = fmt::format("(run exited {}; see {})", row.exit_code, log);
+    return row;
+}
+
+} // namespace
+
+std::string render_detect(const DetectRow &faithful, const std::vector<DetectRow> &rows) {
+    std::string out = fmt::format("{:<34} {:<10} {:>7} {:>8}  {}\n", "scenario", "detected",
+                                  "failed", "time", "first failing instance");
+    auto line = [&](const DetectRow &r, const std::string &verdict) {
+        out += fmt::format("{:<34} {:<10} {:>7} {:>7.1f}s  {}\n", r.scenario, verdict, r.failed,
+                           r.seconds, r.first_failure.empty() ? "-" : r.first_failure);
+    };
+    line(faithful, faithful.exit_code == 0 ? "clean" : "FAILS");
+    int detected = 0;
+    for (const auto &r : rows) {
+        line(r, r.detected() ? "yes" : "NO");
+        detected += r.detected() ? 1 : 0;
+    }
+    out += fmt::format("{} of {} scenarios detected, {} false failures\n", detected, rows.size(),
+                       faithful.exit_code == 0 ? 0 : std::max(1, faithful.failed));
+    return out;
+}
+
+int detect_command(const RunSettings &s, const std::string &self, const std::string &faults_dir) {
+    if (s.machine.empty()) {
+        std::cerr
+            << "peer-harness: detect needs --machine (fault scenarios run on the simulator)\n";
+        return 2;
+    }
+    std::vector<fs::path> scenarios;
+    std::error_code ec;
+    if (fs::is_regular_file(faults_dir, ec)) {
+        scenarios.emplace_back(faults_dir);
+    } else {
+        for (const auto &e : fs::directory_iterator(faults_dir, ec))
+            if (e.path().extension() == ".yaml") scenarios.push_back(e.path());
+        if (ec) {
+            std::cerr << "peer-harness: cannot read " << faults_dir << ": " << ec.message() << "\n";
+            return 2;
+        }
+    }
+    std::sort(scenarios.begin(), scenarios.end());
+    const fs::path work =
+        s.results_dir.empty() ? fs::current_path() / "peer-detect" : fs::path(s.results_dir);
+    const auto start = std::chrono::steady_clock::now();
+    std::cerr << "detect: faithful run on " << s.machine << " ...\n";
+    DetectRow faithful = run_one(s, self, "(faithful)", "", work / "faithful");
+    std::vector<DetectRow> rows;
+    for (const auto &f : scenarios) {
+        std::cerr << "detect: " << f.stem().string() << " ...\n";
+        rows.push_back(
+            run_one(s, self, f.stem().string(), fs::absolute(f).string(), work / f.stem()));
+        // A scenario file the simulator rejects is bad input, not a detection.
+        if (rows.back().exit_code == 2) {
+            std::cerr << "peer-harness: " << f.string() << " was rejected (exit 2); see "
+                      << (work / f.stem() / "run.log").string() << "\n";
+            return 2;
+        }
+    }
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cout << render_detect(faithful, rows);
+    std::cout << fmt::format("machine {}, --jobs {}, wall time {:.1f} s; runs in {}\n", s.machine,
+                             s.jobs, wall, work.string());
+    const bool all = std::all_of(rows.begin(), rows.end(), [](auto &r) { return r.detected(); });
+    return all && faithful.exit_code == 0 ? 0 : 1;
+}
+
+} // namespace harness::runner

@@ -1,0 +1,125 @@
+#include "runner/kernel_log.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <fcntl.h>
+#include <map>
+#include <unistd.h>
+
+namespace harness::runner {
+
+namespace {
+
+// "amdgpu 0000:23:00.0: ..." -> "0000:23:00.0"; empty when not amdgpu's.
+std::string amdgpu_slot(const std::string &text) {
+    if (text.rfind("amdgpu ", 0) != 0) return {};
+    const size_t colon = text.find(": ", 7);
+    return colon == std::string::npos ? std::string() : text.substr(7, colon - 7);
+}
+
+// The pid a line names ("... pid 1234 ..."), -1 if none. The first one is
+// the process (the thread's follows it).
+int named_pid(const std::string &text) {
+    const size_t at = text.find(" pid ");
+    if (at == std::string::npos) return -1;
+    char *end = nullptr;
+    long v = std::strtol(text.c_str() + at + 5, &end, 10);
+    return end == text.c_str() + at + 5 ? -1 : static_cast<int>(v);
+}
+
+bool opens_fault(const std::string &t) {
+    return t.find("page fault") != std::string::npos;
+}
+bool opens_reset(const std::string &t) {
+    return t.find(" timeout") != std::string::npos && t.find("ring ") != std::string::npos;
+}
+
+} // namespace
+
+KernelLogVerdict classify_kernel_log(const std::vector<KmsgRecord> &records, int pid,
+                                     bool expect_fault, bool expect_reset) {
+    struct Group {
+        bool fault = false;
+        int owner = -1; // pid, -1 until a line names it
+        std::vector<const KmsgRecord *> lines;
+    };
+    KernelLogVerdict v;
+    std::vector<Group> done;
+    std::map<std::string, Group> open; // by device slot
+    auto close = [&](const std::string &slot) {
+        auto it = open.find(slot);
+        if (it == open.end()) return;
+        done.push_back(std::move(it->second));
+        open.erase(it);
+    };
+    for (const auto &r : records) {
+        const std::string slot = amdgpu_slot(r.text);
+        if (slot.empty()) continue;
+        const int p = named_pid(r.text);
+        if (opens_fault(r.text) || opens_reset(r.text)) {
+            close(slot);
+            Group g;
+            g.fault = opens_fault(r.text);
+            g.owner = p;
+            g.lines.push_back(&r);
+            open[slot] = std::move(g);
+            continue;
+        }
+        auto it = open.find(slot);
+        if (it != open.end() && (p < 0 || it->second.owner < 0 || p == it->second.owner)) {
+            if (it->second.owner < 0) it->second.owner = p;
+            it->second.lines.push_back(&r);
+            continue;
+        }
+        // A line of its own: ours only when it names this process.
+        if (p == pid) {
+            v.lines.push_back(r.text);
+            if (r.priority <= 4) v.warnings = true;
+        }
+    }
+    for (auto &[slot, g] : open)
+        done.push_back(std::move(g));
+    for (const auto &g : done) {
+        if (g.owner != pid) continue;
+        for (const auto *l : g.lines)
+            v.lines.push_back(l->text);
+        if (g.fault && !expect_fault) v.unexpected_fault = true;
+        if (!g.fault && !expect_reset) v.unexpected_reset = true;
+    }
+    return v;
+}
+
+KmsgWindow::KmsgWindow() {
+    fd_ = ::open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd_ >= 0 && ::lseek(fd_, 0, SEEK_END) < 0) {
+        ::close(fd_);
+        fd_ = -1;
+    }
+}
+
+KmsgWindow::~KmsgWindow() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+std::vector<KmsgRecord> KmsgWindow::read_new() {
+    std::vector<KmsgRecord> out;
+    if (fd_ < 0) return out;
+    char buf[8192];
+    for (;;) {
+        // One record per read, "prio,seq,usec,flags;text\n" (+ continuation lines).
+        const ssize_t n = ::read(fd_, buf, sizeof buf - 1);
+        if (n < 0 && errno == EPIPE) continue; // overwritten records: go on
+        if (n <= 0) break;
+        std::string rec(buf, static_cast<size_t>(n));
+        const size_t semi = rec.find(';');
+        if (semi == std::string::npos) continue;
+        KmsgRecord r;
+        r.priority = std::atoi(rec.c_str()) & 7;
+        r.text = rec.substr(semi + 1);
+        if (const size_t nl = r.text.find('\n'); nl != std::string::npos) r.text.resize(nl);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+} // namespace harness::runner
