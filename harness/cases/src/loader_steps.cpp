@@ -326,12 +326,15 @@ void FileLoader::when(const YAML::Node &w, const Scope &scope, Step &step) {
                       (names.empty() ? std::string("(this case has no word axes)") : join(names)));
             continue;
         }
+        // A copy of the value node: `it->second` lives in a temporary proxy
+        // that a range-for over it would outlive (ASan: stack-use-after-scope).
+        const YAML::Node value = it->second;
         std::vector<YAML::Node> items;
-        if (it->second.IsSequence()) {
-            for (const auto &x : it->second)
+        if (value.IsSequence()) {
+            for (const auto &x : value)
                 items.push_back(x);
         } else {
-            items.push_back(it->second);
+            items.push_back(value);
         }
         for (const auto &x : items) {
             if (!expect_scalar(x, "an axis value", c.at)) continue;

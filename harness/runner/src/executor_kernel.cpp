@@ -126,14 +126,13 @@ uint64_t create_flag(const std::string &w) {
     return 0;
 }
 
-// kernel_dependency: a job on device A that is held back by a POLL_REGMEM on a
-// flag only the CPU sets, then copies 64 KiB; a job on B that depends on it
-// through a syncobj (AMDGPU_FENCE_TO_HANDLE on A, SYNCOBJ_FD_TO_HANDLE on B,
-// a SYNCOBJ_IN chunk: amdgpu_cs_p2_syncobj_in -> drm_sched_job_add_dependency).
-// While A is held, B must not finish; after the flag is set both finish and
-// A's copy is there. If A's own job timed out first (a machine too slow to
-// set the flag within the job timeout), nothing was observed: tried again,
-// and after three such rounds the step fails saying so.
+// kernel_dependency: a job on device A that marks that it started, is held
+// back by a POLL_REGMEM on a flag only the CPU sets, then copies 64 KiB; a job on B that depends on
+// it through a syncobj (AMDGPU_FENCE_TO_HANDLE on A, SYNCOBJ_FD_TO_HANDLE on B, a SYNCOBJ_IN chunk:
+// amdgpu_cs_p2_syncobj_in -> drm_sched_job_add_dependency). While A is held, B must not finish;
+// after the flag is set both finish and A's copy is there. If A's own job timed out first (a
+// machine too slow to set the flag within the job timeout), nothing was observed: tried again, and
+// after three such rounds the step fails saying so.
 std::string dependency(KernelSteps &k, int a, int b) {
     KernelFile &fa = k.file(a);
     KernelFile &fb = k.file(b);
@@ -148,6 +147,9 @@ std::string dependency(KernelSteps &k, int a, int b) {
         require(fa.file->cpu_map(src, kBytes, &src_cpu), "mapping src");
         require(fa.file->cpu_map(dst, kBytes, &dst_cpu), "mapping dst");
         std::memset(flag_cpu, 0, 4096);
+        // Dword 0: the CPU's release flag; dword 16: the job's "started" mark.
+        volatile uint32_t *release = static_cast<volatile uint32_t *>(flag_cpu);
+        volatile uint32_t *started = release + 16;
         for (uint64_t i = 0; i < kBytes; ++i)
             static_cast<uint8_t *>(src_cpu)[i] = uint8_t(i * 7 + 1);
         std::memset(dst_cpu, 0x77, kBytes);
@@ -156,7 +158,8 @@ std::string dependency(KernelSteps &k, int a, int b) {
         const uint64_t dst_va = k.map_new(fa, dst, kBytes);
         std::vector<uint32_t> ib;
         const sdma::Generation g = generation(*fa.file);
-        if (sdma::poll_regmem_mem(ib, g, flag_va, 1, 0xffffffffu) != sdma::Error::none ||
+        if (sdma::fence(ib, g, flag_va + 64, 1) != sdma::Error::none ||
+            sdma::poll_regmem_mem(ib, g, flag_va, 1, 0xffffffffu) != sdma::Error::none ||
             sdma::copy_linear(ib, g, src_va, dst_va, kBytes) != sdma::Error::none)
             throw StepError{"cannot encode the held job"};
         const uint32_t bytes_a = uint32_t(((ib.size() + 7) / 8) * 8 * 4);
@@ -167,6 +170,19 @@ std::string dependency(KernelSteps &k, int a, int b) {
         const kmd::RawChunk chunks_a[] = {kmd::ib_chunk(ib_a, bytes_a)};
         uint64_t seq_a = 0;
         require(fa.file->cs(fa.ctx, list_a, chunks_a, seq_a), "AMDGPU_CS on A");
+
+        // A must be running (held in its POLL_REGMEM) on its own engine before
+        // B exists: a kernel starts a job without anyone waiting for it, and a
+        // thread waiting for B must never be the one that runs A.
+        const auto start_limit = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+        while (*started != 1 && std::chrono::steady_clock::now() < start_limit)
+            std::this_thread::sleep_for(std::chrono::microseconds(20));
+        if (*started != 1) {
+            *release = 1;
+            bool busy = false;
+            (void)fa.file->wait_cs(fa.ctx, seq_a, kWaitNs, busy);
+            return fmt::format("the job on device {} did not start within 2 s without a waiter", a);
+        }
 
         uint32_t sync_a = 0, sync_b = 0;
         int sync_fd = -1;
@@ -194,7 +210,7 @@ std::string dependency(KernelSteps &k, int a, int b) {
         if (!b_busy && a_busy) {
             // Let A go and see it finish: nothing of this instance may still
             // run when its files close (the next instance may share the process).
-            static_cast<volatile uint32_t *>(flag_cpu)[0] = 1;
+            *release = 1;
             bool busy = false;
             (void)fa.file->wait_cs(fa.ctx, seq_a, kWaitNs, busy);
             return fmt::format("the job on device {} finished while the job on device {} it "
@@ -203,7 +219,7 @@ std::string dependency(KernelSteps &k, int a, int b) {
                                b, a);
         }
         const bool observed = b_busy && a_busy;
-        static_cast<volatile uint32_t *>(flag_cpu)[0] = 1;
+        *release = 1;
         require(fb.file->wait_cs(fb.ctx, seq_b, kWaitNs, b_busy), "WAIT_CS on B");
         kmd::Status a_done = fa.file->wait_cs(fa.ctx, seq_a, kWaitNs, a_busy);
         if (b_busy) return fmt::format("the job on device {} did not finish within 10 s", b);
