@@ -45,6 +45,12 @@ enum class StepKind {
     raw_sdma_write,
     error_name,
     selftest,
+    memcpy,
+    memcpy_async,
+    stream_synchronize,
+    stream_query,
+    stream_hold,
+    stream_release,
 };
 
 struct StepSpec {
