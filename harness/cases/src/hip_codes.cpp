@@ -55,6 +55,7 @@ constexpr DocumentedPair kDocumented[] = {
     {"stream_query", "hipSuccess"},
     {"stream_query", "hipErrorNotReady"},
     {"stream_query", "hipErrorInvalidHandle"},
+    {"stream_hold", "hipSuccess"},
 };
 
 } // namespace

@@ -18,6 +18,7 @@ const char *hip_function(const std::string &step) {
     if (step == "memcpy_async") return "hipMemcpyAsync";
     if (step == "stream_synchronize") return "hipStreamSynchronize";
     if (step == "stream_query") return "hipStreamQuery";
+    if (step == "stream_hold") return "hipStreamWaitValue32";
     return "?";
 }
 

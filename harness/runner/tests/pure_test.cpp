@@ -107,5 +107,5 @@ cases:
     CHECK(count("enable_peer_access", "hipSuccess") == 2);
     CHECK(count("enable_peer_access", "hipErrorPeerAccessAlreadyEnabled") == 1); // m=y only
     CHECK(count("disable_peer_access", "hipErrorPeerAccessNotEnabled") == 0);    // no xgmi: skipped
-    CHECK(runner::render_coverage(c).find("20 not asserted") != std::string::npos);
+    CHECK(runner::render_coverage(c).find("21 not asserted") != std::string::npos);
 }
