@@ -12,6 +12,9 @@ constexpr const char *kSelftest[] = {"pass",  "fail",          "crash",         
 constexpr const char *kOutcomes[] = {"hang", "vm_fault"};
 constexpr const char *kPatterns[] = {"lfsr", "index"};
 constexpr const char *kPaths[] = {"expected", "direct", "staged", "same_device"};
+constexpr const char *kKinds[] = {"host_to_host",     "host_to_device", "device_to_host",
+                                  "device_to_device", "default",        "invalid"};
+constexpr const char *kStreams[] = {"null", "created", "destroyed"};
 
 // Kernel-contract steps: errno names the kernel may return, `ok` for success.
 constexpr const char *kErrnos[] = {"ok",     "EINVAL", "ENOENT", "EPERM",     "ENOMEM",
@@ -161,6 +164,26 @@ constexpr ArgSpec kMemcpyPeer[] = {
      "same_device",
      kPaths},
 };
+constexpr ArgSpec kMemcpy[] = {
+    {"dst", ArgKind::pointer, true, "null, host, BUFFER or {buffer: BUFFER, offset: EXPR}"},
+    {"src", ArgKind::pointer, true, "null, host, BUFFER or {buffer: BUFFER, offset: EXPR}"},
+    {"bytes", ArgKind::expr, true, "sizeBytes, e.g. $size (at most 64 with a host pointer)"},
+    {"kind", ArgKind::word, true,
+     "host_to_host, host_to_device, device_to_host, device_to_device, default or invalid", kKinds},
+};
+constexpr ArgSpec kMemcpyAsync[] = {
+    {"dst", ArgKind::pointer, true, "null, host, BUFFER or {buffer: BUFFER, offset: EXPR}"},
+    {"src", ArgKind::pointer, true, "null, host, BUFFER or {buffer: BUFFER, offset: EXPR}"},
+    {"bytes", ArgKind::expr, true, "sizeBytes, e.g. $size (at most 64 with a host pointer)"},
+    {"kind", ArgKind::word, true,
+     "host_to_host, host_to_device, device_to_host, device_to_device, default or invalid", kKinds},
+    {"stream", ArgKind::word, false,
+     "null (default), created (the case's stream) or destroyed (a destroyed handle)", kStreams},
+};
+constexpr ArgSpec kStreamArg[] = {
+    {"stream", ArgKind::word, false,
+     "null (default), created (the case's stream) or destroyed (a destroyed handle)", kStreams},
+};
 constexpr ArgSpec kVerify[] = {{"buffer", ArgKind::buffer_ref, true, "a buffer allocated earlier"}};
 constexpr ArgSpec kRawRead[] = {
     {"device", ArgKind::expr, true, "the device whose SDMA engine reads, e.g. $c"},
@@ -215,6 +238,18 @@ constexpr StepSpec kSteps[] = {
      "hipMemGetAddressRange, checks base and size"},
     {StepKind::memcpy_peer, "memcpy_peer", nullptr, true, kMemcpyPeer,
      "hipMemcpyPeer; on success the destination's expected contents follow the source"},
+    {StepKind::memcpy, "memcpy", nullptr, true, kMemcpy,
+     "hipMemcpy with a kind; on success the destination's expected contents follow the source"},
+    {StepKind::memcpy_async, "memcpy_async", nullptr, true, kMemcpyAsync,
+     "hipMemcpyAsync on a stream; the copy is complete after stream_synchronize"},
+    {StepKind::stream_synchronize, "stream_synchronize", "stream", true, kStreamArg,
+     "hipStreamSynchronize: waits for the stream's work and returns its failure"},
+    {StepKind::stream_query, "stream_query", "stream", true, kStreamArg,
+     "hipStreamQuery: hipErrorNotReady while queued work has not finished"},
+    {StepKind::stream_hold, "stream_hold", "stream", true, kStreamArg,
+     "hipStreamWaitValue32 on a host word the case owns: later work waits for stream_release"},
+    {StepKind::stream_release, "stream_release", "stream", false, kStreamArg,
+     "writes the host word stream_hold waits for (no HIP call)"},
     {StepKind::verify, "verify", "buffer", false, kVerify,
      "reads a whole allocation back (guards included) and compares it byte for byte"},
     {StepKind::raw_sdma_read, "raw_sdma_read", nullptr, false, kRawRead,

@@ -49,6 +49,20 @@ void fill(PeerDevice &d, hipDeviceProp_t &p) {
     p.unifiedAddressing = 0; // pinned memory has a device address of its own
 }
 
+// PCIe atomics between the GPU and the host: its KFD link to a node that is
+// not one of the visible GPUs (the CPU) carries neither NoAtomics32 nor
+// NoAtomics64 (HSA_LINKPROPERTY bits 2 and 3).
+bool host_atomics(PeerDevice &d) {
+    for (const kmd::Link &l : d.node.links)
+        if (l.type == 2 /* PCIe */ && l.to_node != d.node.node) {
+            bool to_gpu = false;
+            for (int i = 0; i < Runtime::get().count(); ++i)
+                to_gpu = to_gpu || Runtime::get().device(i).node.node == l.to_node;
+            if (!to_gpu) return (l.flags & 0xc) == 0;
+        }
+    return false;
+}
+
 } // namespace
 
 hipError_t api::hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId) {
@@ -122,6 +136,23 @@ hipError_t api::hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int de
         break;
     case hipDeviceAttributeCanUseStreamWaitValue:
         v = 1; // hipStreamWaitValue32 is SDMA POLL_REGMEM here
+        break;
+    case hipDeviceAttributeHostNativeAtomicSupported:
+        v = host_atomics(rt->device(deviceId)) ? 1 : 0;
+        break;
+    // Features this library does not offer (no kernels, no managed or
+    // virtual memory, no images, no pools): 0, so code that asks first can
+    // skip honestly.
+    case hipDeviceAttributeManagedMemory:
+    case hipDeviceAttributeConcurrentManagedAccess:
+    case hipDeviceAttributePageableMemoryAccess:
+    case hipDeviceAttributeImageSupport:
+    case hipDeviceAttributeConcurrentKernels:
+    case hipDeviceAttributeCooperativeLaunch:
+    case hipDeviceAttributeCooperativeMultiDeviceLaunch:
+    case hipDeviceAttributeMemoryPoolsSupported:
+    case hipDeviceAttributeVirtualMemoryManagementSupported:
+        v = 0;
         break;
     default:
         return hipErrorInvalidValue; // an attribute this library does not know

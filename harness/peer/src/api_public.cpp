@@ -283,6 +283,9 @@ hipError_t hipArrayDestroy(hipArray_t) {
 hipError_t hipFreeArray(hipArray_t) {
     return keep(hipErrorNotSupported);
 }
+hipError_t hipStreamAddCallback(hipStream_t, hipStreamCallback_t, void *, unsigned int) {
+    return keep(hipErrorNotSupported);
+}
 hipError_t hipEventCreate(hipEvent_t *) {
     return keep(hipErrorNotSupported);
 }

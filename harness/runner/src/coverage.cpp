@@ -14,6 +14,11 @@ const char *hip_function(const std::string &step) {
     if (step == "disable_peer_access") return "hipDeviceDisablePeerAccess";
     if (step == "get_address_range") return "hipMemGetAddressRange";
     if (step == "memcpy_peer") return "hipMemcpyPeer";
+    if (step == "memcpy") return "hipMemcpy";
+    if (step == "memcpy_async") return "hipMemcpyAsync";
+    if (step == "stream_synchronize") return "hipStreamSynchronize";
+    if (step == "stream_query") return "hipStreamQuery";
+    if (step == "stream_hold") return "hipStreamWaitValue32";
     return "?";
 }
 

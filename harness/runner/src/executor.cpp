@@ -157,6 +157,15 @@ std::string Interpreter::dispatch(const Step &s) {
         return address_range(s);
     case StepKind::memcpy_peer:
         return memcpy_peer(s);
+    case StepKind::memcpy:
+        return memcpy_kind(s, false);
+    case StepKind::memcpy_async:
+        return memcpy_kind(s, true);
+    case StepKind::stream_synchronize:
+    case StepKind::stream_query:
+    case StepKind::stream_hold:
+    case StepKind::stream_release:
+        return stream_step(s);
     case StepKind::verify:
         return verify(buffer(s.arg("buffer")->word), s.arg("buffer")->word);
     case StepKind::raw_sdma_read:

@@ -60,7 +60,11 @@ struct KernelState; // executor_kernel.hpp: DRM files and objects of kernel_* st
 class Interpreter {
   public:
     Interpreter(const Instance &in, const Topology &t);
-    ~Interpreter(); // closes the kernel steps' DRM files (executor_kernel.cpp)
+    // Releases a held stream and destroys the case's stream
+    // (executor_streams.cpp); the kernel steps' DRM files close with kernel_.
+    ~Interpreter();
+    Interpreter(const Interpreter &) = delete;
+    Interpreter &operator=(const Interpreter &) = delete;
 
     nlohmann::json run();
 
@@ -72,6 +76,11 @@ class Interpreter {
     std::set<std::pair<int, int>> enabled_; // (current device, peer) as this case enabled
     std::vector<uint8_t> host_scratch_ = std::vector<uint8_t>(64);
     std::unique_ptr<KernelState> kernel_;
+    // Streams (executor_streams.cpp): the case's created stream, a handle
+    // that was destroyed, and the pinned word stream_hold waits on.
+    hipStream_t stream_ = nullptr;
+    hipStream_t destroyed_stream_ = nullptr;
+    uint32_t *hold_word_ = nullptr;
 
     int64_t eval(const Expr &e) const {
         auto r = e.evaluate([&](const std::string &v) { return in_.lookup(v, sizes_); });
@@ -186,6 +195,9 @@ class Interpreter {
     std::string expected_path(int dst_dev, int src_dev) const;
 
     std::string memcpy_peer(const Step &s);
+    std::string memcpy_kind(const Step &s, bool async);
+    std::string stream_step(const Step &s);
+    std::string stream_of(const Step &s, hipStream_t &out);
 
     std::string verify(Buffer &b, const std::string &name);
 

@@ -41,7 +41,6 @@ void require(const kmd::Status &st, const std::string &what) {
 } // namespace
 
 Interpreter::Interpreter(const Instance &in, const Topology &t) : in_(in), topo_(t) {}
-Interpreter::~Interpreter() = default;
 
 namespace {
 

@@ -56,6 +56,12 @@ enum class StepKind {
     kernel_dependency,
     kernel_dmabuf,
     provoke,
+    memcpy,
+    memcpy_async,
+    stream_synchronize,
+    stream_query,
+    stream_hold,
+    stream_release,
 };
 
 // True for the kernel-contract steps.

@@ -649,6 +649,10 @@ hipError_t hipStreamSynchronize(hipStream_t stream);
 hipError_t hipStreamQuery(hipStream_t stream);
 hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t *device);
 hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags);
+/* Host callbacks are not run by this library: hipErrorNotSupported. */
+typedef void (*hipStreamCallback_t)(hipStream_t stream, hipError_t status, void *userData);
+hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void *userData,
+                                unsigned int flags);
 hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags,
                                 uint32_t mask __dparm(0xFFFFFFFF));
 

@@ -476,5 +476,11 @@ TEST_CASE("Unit_HipTestInfrastructureTypes", "[hip_style]") {
     HIP_CHECK_ERROR(hipEventCreate(&ev), hipErrorNotSupported);
     hipArray_t arr;
     HIP_CHECK_ERROR(hipMalloc3DArray(&arr, &f4, make_hipExtent(4, 4, 1), 0), hipErrorNotSupported);
+    HIP_CHECK_ERROR(hipStreamAddCallback(nullptr, nullptr, nullptr, 0), hipErrorNotSupported);
+    int managed_attr = -1, image = -1;
+    HIP_CHECK(hipDeviceGetAttribute(&managed_attr, hipDeviceAttributeManagedMemory, 0));
+    HIP_CHECK(hipDeviceGetAttribute(&image, hipDeviceAttributeImageSupport, 0));
+    CHECK(managed_attr == 0); // so hip-tests' CHECK_MANAGED_MEMORY_SUPPORT skips
+    CHECK(image == 0);
     CHECK(hipGetLastError() == hipErrorNotSupported);
 }
