@@ -1,5 +1,7 @@
 #include "lab_options.hpp"
 
+#include "lab/html.hpp"
+
 #include <cstdio>
 
 namespace harness::cli {
@@ -22,6 +24,8 @@ void add_lab_commands(CLI::App &app, LabCli &lab) {
         app.add_subcommand("baseline", "write a fails file (name,Status) from a results directory");
     lab.baseline->add_option("dir", lab.results_dir, "results directory")->required();
     lab.baseline->add_option("-o,--output", lab.out, "fails file to write (default: stdout)");
+    lab.html = app.add_subcommand("html", "(re)write report.html of a results directory");
+    lab.html->add_option("dir", lab.html_dir, "results directory")->required();
     lab.merge = app.add_subcommand(
         "merge", "join the results directories of shards 1..N into one run (--shard I/N runs)");
     lab.merge->add_option("-o,--output", lab.merged_out, "results directory to create")->required();
@@ -31,6 +35,13 @@ void add_lab_commands(CLI::App &app, LabCli &lab) {
 int run_lab_command(const LabCli &lab) {
     if (lab.baseline && *lab.baseline)
         return lab::baseline_command(lab.results_dir, lab.out.empty() ? "-" : lab.out);
+    if (lab.html && *lab.html) {
+        if (auto e = lab::write_html_report(lab.html_dir); !e.empty()) {
+            std::fprintf(stderr, "peer-harness: %s\n", e.c_str());
+            return 2;
+        }
+        return 0;
+    }
     if (lab.merge && *lab.merge) return lab::merge_command(lab.merged_out, lab.inputs);
     return -1;
 }

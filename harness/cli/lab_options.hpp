@@ -15,8 +15,8 @@ namespace harness::cli {
 struct LabCli {
     lab::LabRunOptions run;
     std::string shard; // "I/N"
-    CLI::App *baseline = nullptr, *merge = nullptr;
-    std::string results_dir, out, merged_out;
+    CLI::App *baseline = nullptr, *merge = nullptr, *html = nullptr;
+    std::string results_dir, out, merged_out, html_dir;
     std::vector<std::string> inputs;
 };
 

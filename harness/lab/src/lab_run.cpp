@@ -1,6 +1,7 @@
 #include "lab/baseline.hpp"
 #include "lab/commands.hpp"
 #include "lab/fingerprint.hpp"
+#include "lab/html.hpp"
 #include "lab/results.hpp"
 #include "report/tokens.hpp"
 #include "runner/run.hpp"
@@ -171,6 +172,8 @@ int lab_run_command(runner::RunSettings s, const LabRunOptions &o) {
         write_file(d / files::kBaselineSummary, text);
         std::cerr << text;
     }
+    if (auto e = write_html_report(s.results_dir); !e.empty())
+        std::cerr << "peer-harness: " << e << "\n";
     if (o.baseline_dir.empty()) return rc;
     return regressions(judged) > 0 ? 1 : 0;
 }

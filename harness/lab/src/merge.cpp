@@ -1,6 +1,7 @@
 #include "lab/merge.hpp"
 
 #include "lab/commands.hpp"
+#include "lab/html.hpp"
 #include "report/journal.hpp"
 #include "report/tokens.hpp"
 #include "runner/run.hpp"
@@ -181,6 +182,7 @@ int merge_command(const std::string &out, const std::vector<std::string> &dirs) 
     }
     // Re-derives junit.xml, results.csv and summary.txt from the merged journal.
     const int rc = runner::summary_command(out);
+    if (auto e = write_html_report(out); !e.empty()) std::cerr << "peer-harness: " << e << "\n";
     std::cerr << "merged " << shards.size() << " shard(s) into " << out << "\n";
     return rc == 2 ? 2 : 0;
 }
