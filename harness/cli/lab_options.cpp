@@ -19,7 +19,38 @@ void add_lab_run_options(CLI::App *run, runner::RunSettings &, LabCli &lab) {
                     "I/N: run every N-th selected instance starting at the I-th (1-based)");
 }
 
-void add_lab_commands(CLI::App &app, LabCli &lab) {
+void add_lab_commands(CLI::App &app, LabCli &lab, const std::string &sim) {
+    lab.bisect.sim = sim;
+    lab.bisect_run = app.add_subcommand(
+        "bisect-run", "one `git bisect run` step: exit 0 good, 1 bad, 125 cannot judge, 128 "
+                      "abort; other arguments go to `peer-harness run`");
+    lab.bisect_run
+        ->add_option("--steps", lab.bisect.steps_dir,
+                     "directory that keeps every step's results (STEPS/<commit>/)")
+        ->required();
+    lab.bisect_run->add_option("--machine", lab.bisect.machine, "simulated machine");
+    lab.bisect_run->add_option("--faults", lab.bisect.faults,
+                               "simulator fault scenario (with --machine)");
+    lab.bisect_run->add_option("--expect-gpus", lab.bisect.expect_gpus,
+                               "GPUs the machine promises: none at all with no amdgpu -> 125, "
+                               "fewer -> 1 (GPU vanished)");
+    lab.bisect_run->add_option("--repo", lab.bisect.repo, "repository being bisected (default .)");
+    lab.bisect_run->allow_extras();
+    lab.bisect_report = app.add_subcommand(
+        "bisect-report", "Markdown + HTML report from `git bisect log` and the step results, "
+                         "with a shrunk reproducer");
+    lab.bisect_report->add_option("--log", lab.report.log_file, "output of `git bisect log`")
+        ->required();
+    lab.bisect_report->add_option("--steps", lab.report.steps_dir, "as given to bisect-run")
+        ->required();
+    lab.bisect_report
+        ->add_option("-o,--output", lab.report.out_prefix, "writes PREFIX.md and PREFIX.html")
+        ->required();
+    lab.bisect_report->add_option("--repo", lab.report.repo,
+                                  "the bisected repository, checked out at the first bad commit "
+                                  "(for shrinking)");
+    lab.bisect_report->add_flag("--no-shrink", lab.no_shrink, "do not re-run to shrink");
+
     lab.baseline =
         app.add_subcommand("baseline", "write a fails file (name,Status) from a results directory");
     lab.baseline->add_option("dir", lab.results_dir, "results directory")->required();
@@ -35,6 +66,20 @@ void add_lab_commands(CLI::App &app, LabCli &lab) {
 int run_lab_command(const LabCli &lab) {
     if (lab.baseline && *lab.baseline)
         return lab::baseline_command(lab.results_dir, lab.out.empty() ? "-" : lab.out);
+    if (lab.bisect_run && *lab.bisect_run) {
+        lab::BisectRunOptions o = lab.bisect;
+        o.run_args = lab.bisect_run->remaining();
+        if (!o.machine.empty() && o.sim.empty()) {
+            std::fprintf(stderr, "peer-harness: --machine needs the amdgpu-sim launcher\n");
+            return 128;
+        }
+        return lab::bisect_run_command(o);
+    }
+    if (lab.bisect_report && *lab.bisect_report) {
+        lab::BisectReportOptions o = lab.report;
+        o.shrink = !lab.no_shrink;
+        return lab::bisect_report_command(o);
+    }
     if (lab.html && *lab.html) {
         if (auto e = lab::write_html_report(lab.html_dir); !e.empty()) {
             std::fprintf(stderr, "peer-harness: %s\n", e.c_str());

@@ -59,7 +59,7 @@ int main(int argc, char **argv) {
     run->allow_extras();
     harness::cli::LabCli lab;
     harness::cli::add_lab_run_options(run, s, lab);
-    harness::cli::add_lab_commands(app, lab);
+    harness::cli::add_lab_commands(app, lab, harness::cli::find_amdgpu_sim());
 
     CLI::App *list = app.add_subcommand("list", "print every instance with tags and skip reasons");
     add_case_options(list, s, depth);

@@ -2,6 +2,7 @@
 #include "lab/commands.hpp"
 #include "lab/fingerprint.hpp"
 #include "lab/html.hpp"
+#include "lab/process.hpp"
 #include "lab/results.hpp"
 #include "report/tokens.hpp"
 #include "runner/run.hpp"
@@ -40,32 +41,6 @@ std::string exact_spec(const std::string &name) {
         out += c;
     }
     return out;
-}
-
-std::string self_exe() {
-    char buf[PATH_MAX];
-    ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n <= 0) return {};
-    buf[n] = '\0';
-    return buf;
-}
-
-// Runs `args` and waits; returns its exit status (or -errno on spawn failure).
-int run_process(const std::vector<std::string> &args) {
-    std::vector<char *> argv;
-    for (const auto &a : args)
-        argv.push_back(const_cast<char *>(a.c_str()));
-    argv.push_back(nullptr);
-    pid_t pid = ::fork();
-    if (pid < 0) return -errno;
-    if (pid == 0) {
-        ::execv(argv[0], argv.data());
-        ::_exit(127);
-    }
-    int st = 0;
-    while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-    }
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 // The real retry executor: the same runner, same cases and settings, only
