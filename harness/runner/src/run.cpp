@@ -273,7 +273,7 @@ int compare_command(const std::string &before_dir, const std::string &after_dir)
     }
     report::Comparison c = report::compare_runs(runs[0], runs[1]);
     std::cout << report::render_comparison(c);
-    return c.regressed() ? 1 : 0;
+    return c.gates() ? 1 : 0;
 }
 
 int coverage_command(const RunSettings &s) {
