@@ -20,7 +20,7 @@ for i in 1 2 3 4 5 6 7; do
   echo "change $i" >>history.txt
   g add -A && g commit -qm "commit $i$( ((i == 4)) && echo ': copy engine tail handling' )"
 done
-good=$(git rev-list --reverse HEAD | head -n1)
+good=$(git rev-list --max-parents=0 HEAD)  # (no `| head`: SIGPIPE under pipefail)
 culprit=$(git rev-list --reverse HEAD | sed -n 4p)
 spec='memcpy-peer/copy/pair=0>1/*,memcpy-peer/copy/pair=2>0/*'
 g bisect start HEAD "$good" >/dev/null
@@ -40,7 +40,7 @@ md=$out/report.md
 grep -q "First bad commit:\*\* \`$culprit\` commit 4: copy engine tail handling" "$md" || fail "report does not name commit 4"
 grep -q '^- `memcpy-peer/copy/pair=0>1/size=4Mi' "$md" || fail "report lists no failing 0>1 instance"
 if grep -q '^- `memcpy-peer/copy/pair=2>0' "$md"; then fail "a passing pair is listed as failing"; fi
-shrunk=$(sed -n '/^## Smallest failing instance/,/^##/p' "$md" | grep -m1 -o '^`[^`]*`' | tr -d '`')
+shrunk=$(awk '/^## Smallest failing instance/{on=1; next} on && /^`/{gsub("`", ""); print; exit}' "$md")
 [[ -n $shrunk ]] || fail "no shrunk instance"
 grep -q 'failed 3 of 3 confirmation re-runs' "$md" || fail "shrunk instance did not fail every confirmation"
 grep -q 'id="shrunk"' "$out/report.html" || fail "HTML report lacks the shrunk instance"
