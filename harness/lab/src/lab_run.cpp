@@ -143,7 +143,8 @@ int lab_run_command(runner::RunSettings s, const LabRunOptions &o) {
                 failures += j.name + "," +
                             (gates(j.verdict) ? j.status_word : verdict_name(j.verdict)) + "\n";
         write_file(d / files::kFailuresCsv, failures);
-        const std::string text = render_judged_summary(judged);
+        const std::string text =
+            render_judged_summary(judged) + render_fingerprint_text(s.fingerprint);
         write_file(d / files::kBaselineSummary, text);
         std::cerr << text;
     }
