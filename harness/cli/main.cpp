@@ -1,6 +1,7 @@
 // peer-harness: parses its own options into RunSettings (CLI11) and hands
 // everything it does not know to Catch2's session, so test specs, reporters
 // (-r junit|xml|console), -o and --list-tests work as Catch2 users expect.
+#include "lab_options.hpp"
 #include "reexec.hpp"
 #include "runner/detect.hpp"
 #include "runner/results_dir.hpp"
@@ -71,6 +72,9 @@ int main(int argc, char **argv) {
                     "with --machine: simulator fault scenario (fixtures/faults/*.yaml)");
     run->add_flag("--sync", s.sync, "fdatasync every journal line (machines that may hard-hang)");
     run->allow_extras();
+    harness::cli::LabCli lab;
+    harness::cli::add_lab_run_options(run, s, lab);
+    harness::cli::add_lab_commands(app, lab, harness::cli::find_amdgpu_sim());
 
     CLI::App *list = app.add_subcommand("list", "print every instance with tags and skip reasons");
     add_case_options(list, s, depth);
@@ -118,6 +122,11 @@ int main(int argc, char **argv) {
 
     if (*summary) return harness::runner::summary_command(summary_dir);
     if (*compare) return harness::runner::compare_command(compare_before, compare_after);
+    if (int rc = harness::cli::run_lab_command(lab); rc >= 0) return rc;
+    if (auto e = harness::cli::finish_lab_run_options(s, lab); !e.empty()) {
+        std::cerr << "peer-harness: " << e << "\n";
+        return 2;
+    }
 
     if (*detect) {
         if (s.jobs == 1 && detect->count("--jobs") == 0) s.jobs = 2;
@@ -147,5 +156,5 @@ int main(int argc, char **argv) {
     if (*list) return harness::runner::list_command(s);
     if (*check) return harness::runner::check_command(s);
     if (*coverage) return harness::runner::coverage_command(s);
-    return harness::runner::run_command(s);
+    return harness::lab::lab_run_command(s, lab.run);
 }

@@ -26,6 +26,10 @@ Comparison compare_runs(const std::vector<InstanceRecord> &before,
         const bool ok_b = is_success(sb), ok_a = is_success(sa);
         if (ok_b && !ok_a)
             c.regressions.push_back({name, sb, sa});
+        else if (sa == Status::skip)
+            c.new_skips.push_back({name, sb, sa});
+        else if (sb == Status::skip)
+            c.unskipped.push_back({name, sb, sa});
         else if (!ok_b && ok_a)
             c.fixes.push_back({name, sb, sa});
         else
@@ -47,12 +51,18 @@ std::string render_comparison(const Comparison &c) {
     };
     section("new failures", c.regressions);
     section("fixed", c.fixes);
+    section("newly skipped", c.new_skips);
+    section("no longer skipped", c.unskipped);
     section("changed", c.other);
     if (!c.only_before.empty())
         out += fmt::format("only in the first run: {} instance(s)\n", c.only_before.size());
     if (!c.only_after.empty())
         out += fmt::format("only in the second run: {} instance(s)\n", c.only_after.size());
-    out += fmt::format("{} new failure(s), {} fixed\n", c.regressions.size(), c.fixes.size());
+    out +=
+        fmt::format("{} new failure(s), {} fixed, {} newly skipped, {} gone\n",
+                    c.regressions.size(), c.fixes.size(), c.new_skips.size(), c.only_before.size());
+    out +=
+        c.gates() ? "gate: FAIL (new failures, new skips or missing instances)\n" : "gate: pass\n";
     return out;
 }
 

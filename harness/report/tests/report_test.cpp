@@ -146,10 +146,53 @@ TEST_CASE("compare finds new failures, fixes and changes between runs", "[compar
     CHECK(c.regressions[0].name == "s/a");
     REQUIRE(c.fixes.size() == 1);
     CHECK(c.fixes[0].name == "s/b");
-    REQUIRE(c.other.size() == 2); // skip -> pass, fail -> timeout
+    REQUIRE(c.unskipped.size() == 1); // skip -> pass
+    CHECK(c.unskipped[0].name == "s/c");
+    REQUIRE(c.other.size() == 1); // fail -> timeout
+    CHECK(c.other[0].name == "s/d");
     CHECK(c.only_before == std::vector<std::string>{"s/gone"});
     CHECK(c.only_after == std::vector<std::string>{"s/new"});
     CHECK(c.regressed());
+    CHECK(c.gates());
     CHECK(render_comparison(c).find("pass       -> crash      s/a") != std::string::npos);
     CHECK_FALSE(compare_runs(before, before).regressed());
+    CHECK_FALSE(compare_runs(before, before).gates());
+}
+
+TEST_CASE("compare: every kind of status change and what gates", "[compare]") {
+    struct Row {
+        Status before, after;
+        const char *kind; // which list the change lands in
+        bool gates;
+    };
+    const Row table[] = {
+        {Status::pass, Status::fail, "regression", true},
+        {Status::pass, Status::crash, "regression", true},
+        {Status::pass, Status::timeout, "regression", true},
+        {Status::pass, Status::incomplete, "regression", true},
+        {Status::skip, Status::fail, "regression", true},
+        {Status::pass, Status::skip, "new_skip", true},
+        {Status::fail, Status::skip, "new_skip", true},
+        {Status::skip, Status::pass, "unskipped", false},
+        {Status::fail, Status::pass, "fix", false},
+        {Status::crash, Status::pass, "fix", false},
+        {Status::fail, Status::crash, "other", false},
+        {Status::timeout, Status::fail, "other", false},
+        {Status::pass, Status::pass, "none", false},
+    };
+    for (const auto &row : table) {
+        CAPTURE(status_name(row.before), status_name(row.after));
+        Comparison c = compare_runs({rec(1, "s/x", row.before)}, {rec(1, "s/x", row.after)});
+        const std::string kind = !c.regressions.empty() ? "regression"
+                                 : !c.new_skips.empty() ? "new_skip"
+                                 : !c.unskipped.empty() ? "unskipped"
+                                 : !c.fixes.empty()     ? "fix"
+                                 : !c.other.empty()     ? "other"
+                                                        : "none";
+        CHECK(kind == row.kind);
+        CHECK(c.gates() == row.gates);
+    }
+    // An instance that disappears gates; a new one does not.
+    CHECK(compare_runs({rec(1, "s/x", Status::pass)}, {}).gates());
+    CHECK_FALSE(compare_runs({}, {rec(1, "s/x", Status::fail)}).gates());
 }

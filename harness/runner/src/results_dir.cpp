@@ -28,6 +28,7 @@ std::string start_results_dir(const RunSettings &s, const cases::Topology &t,
     if (ec) return "cannot create " + (dir / tokens::kLogsDir).string() + ": " + ec.message();
     nlohmann::json meta = settings_to_json(s);
     meta["topology"] = topology_to_json(t);
+    if (!s.fingerprint.is_null()) meta["fingerprint"] = s.fingerprint;
     {
         std::ofstream m(dir / tokens::kMetadataFile);
         m << meta.dump(2) << "\n";

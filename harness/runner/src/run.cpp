@@ -26,6 +26,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <regex>
+#include <set>
 
 namespace harness::runner {
 
@@ -41,6 +43,22 @@ void write_derived(const std::string &dir, const std::vector<InstanceRecord> &re
         << report::render_junit(recs, "peer-harness");
     std::ofstream(fs::path(dir) / report::tokens::kSummaryFile) << summary;
     std::ofstream(fs::path(dir) / report::tokens::kCsvFile) << report::render_csv(recs);
+}
+
+// Baseline skips (harness/lab): matching instances are not run; the reason
+// names the pattern so the journal says why.
+std::string apply_skip_patterns(const RunSettings &s, Plan &plan) {
+    for (const auto &[pattern, reason] : s.skip_patterns) {
+        std::regex re;
+        try {
+            re = std::regex(pattern, std::regex::ECMAScript);
+        } catch (const std::regex_error &e) {
+            return "skip pattern /" + pattern + "/ (" + reason + "): " + e.what();
+        }
+        for (auto &in : plan.instances)
+            if (in.skip_reason.empty() && std::regex_match(in.name, re)) in.skip_reason = reason;
+    }
+    return {};
 }
 
 } // namespace
@@ -79,6 +97,10 @@ int run_command(RunSettings s) {
     if (!plan->manifest_mismatch.empty()) {
         std::cerr << "peer-harness: FAIL: " << plan->manifest_mismatch << "; nothing was run\n";
         return 1;
+    }
+    if (auto e = apply_skip_patterns(s, *plan); !e.empty()) {
+        std::cerr << "peer-harness: " << e << "\n";
+        return 2;
     }
     if (saved) {
         std::vector<std::string> now;
@@ -137,11 +159,29 @@ int run_command(RunSettings s) {
     for (const auto &[name, r] : previous)
         if (r.status == Status::incomplete) journal.end(r);
 
-    const std::vector<std::string> order = session.selected_names();
+    std::vector<std::string> order = session.selected_names();
+    std::set<size_t> outside_shard; // plan indices Catch2 selected but another shard runs
+    if (s.shard_count > 1) {
+        std::map<std::string, size_t> by_name;
+        for (size_t i = 0; i < plan->instances.size(); ++i)
+            by_name[plan->instances[i].name] = i;
+        std::vector<std::string> mine;
+        for (size_t pos = 0; pos < order.size(); ++pos) {
+            if (in_shard(pos, s.shard_index, s.shard_count))
+                mine.push_back(order[pos]);
+            else if (auto it = by_name.find(order[pos]); it != by_name.end())
+                outside_shard.insert(it->second);
+        }
+        order = std::move(mine);
+    }
     Progress progress(static_cast<int>(order.size()), true);
     {
         InstanceRunner runner(s, *plan, journal, previous, progress, order);
-        callback = [&runner](size_t i) { runner(i); };
+        // Catch2 still visits another shard's instances: they are neither run
+        // nor journaled (Catch2 counts them as tests without assertions).
+        callback = [&runner, &outside_shard](size_t i) {
+            if (!outside_shard.count(i)) runner(i);
+        };
         session.run();
         callback = [](size_t) {};
     } // the runner waits for anything still running before the journal is read
@@ -243,7 +283,7 @@ int compare_command(const std::string &before_dir, const std::string &after_dir)
     }
     report::Comparison c = report::compare_runs(runs[0], runs[1]);
     std::cout << report::render_comparison(c);
-    return c.regressed() ? 1 : 0;
+    return c.gates() ? 1 : 0;
 }
 
 int coverage_command(const RunSettings &s) {

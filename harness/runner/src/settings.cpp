@@ -21,7 +21,14 @@ nlohmann::json settings_to_json(const RunSettings &s) {
             {"sync", s.sync},
             {"manifest", s.manifest},
             {"faults", s.faults},
-            {"catch_args", s.catch_args}};
+            {"catch_args", s.catch_args},
+            {"skip_patterns", s.skip_patterns},
+            {"shard", {s.shard_index, s.shard_count}}};
+}
+
+bool in_shard(size_t position, int index, int count) {
+    if (count <= 1) return true;
+    return static_cast<int>(position % static_cast<size_t>(count)) == index - 1;
 }
 
 std::optional<RunSettings> settings_from_json(const nlohmann::json &j, std::string &error) {
@@ -52,6 +59,14 @@ std::optional<RunSettings> settings_from_json(const nlohmann::json &j, std::stri
         s.manifest = j.value("manifest", "");
         s.faults = j.value("faults", "");
         s.catch_args = j.at("catch_args").get<std::vector<std::string>>();
+        // Optional: metadata written before the lab workflow existed has neither.
+        if (j.contains("skip_patterns"))
+            s.skip_patterns =
+                j["skip_patterns"].get<std::vector<std::pair<std::string, std::string>>>();
+        if (j.contains("shard")) {
+            s.shard_index = j["shard"].at(0).get<int>();
+            s.shard_count = j["shard"].at(1).get<int>();
+        }
         return s;
     } catch (const nlohmann::json::exception &e) {
         error = std::string("malformed metadata: ") + e.what();

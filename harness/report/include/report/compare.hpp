@@ -18,9 +18,16 @@ struct Change {
 struct Comparison {
     std::vector<Change> regressions; // success before, not now
     std::vector<Change> fixes;       // not a success before, success now
+    std::vector<Change> new_skips;   // ran before, skipped now: coverage lost
+    std::vector<Change> unskipped;   // skipped before, runs now and succeeds
     std::vector<Change> other;       // status changed within one side (e.g. fail -> crash)
     std::vector<std::string> only_before, only_after;
     bool regressed() const { return !regressions.empty(); }
+    // The one gating answer: something newly fails, is newly skipped, or
+    // is no longer in the run at all.
+    bool gates() const {
+        return !regressions.empty() || !new_skips.empty() || !only_before.empty();
+    }
 };
 
 Comparison compare_runs(const std::vector<InstanceRecord> &before,

@@ -35,7 +35,18 @@ struct RunSettings {
     std::string faults;                  // simulator fault scenario (--faults), for the record
     bool sync = false;                   // fdatasync each journal line
     std::vector<std::string> catch_args; // passed to Catch2's session untouched
+    // Lab workflow (harness/lab): instances whose name fully matches one of
+    // these ECMAScript regexes are skipped with the paired reason (baseline
+    // skips files); shard I of N keeps every N-th selected instance starting
+    // at the I-th (1-based), as drm-ci shards its test list.
+    std::vector<std::pair<std::string, std::string>> skip_patterns; // regex, reason
+    int shard_index = 1, shard_count = 1;
+    nlohmann::json fingerprint; // written into metadata.json when not null
 };
+
+// Whether the instance at `position` (0-based, in Catch2's run order) belongs
+// to shard `index` (1-based) of `count`. Pure.
+bool in_shard(size_t position, int index, int count);
 
 nlohmann::json settings_to_json(const RunSettings &s);
 // Error text on a malformed or foreign metadata file.

@@ -1,0 +1,322 @@
+#include "lab/bisect.hpp"
+#include "lab/fingerprint.hpp"
+#include "lab/process.hpp"
+#include "lab/results.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace harness::lab {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// "4Mi+1" -> 4194305; "64Ki-1"; plain numbers. -1 when not a size.
+double parse_size(const std::string &v) {
+    size_t i = 0;
+    while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i])))
+        ++i;
+    if (i == 0) return -1;
+    double n = std::stod(v.substr(0, i));
+    std::string rest = v.substr(i);
+    for (auto [suffix, mul] : {std::pair{"Gi", 1 << 30}, {"Mi", 1 << 20}, {"Ki", 1 << 10}})
+        if (rest.rfind(suffix, 0) == 0) {
+            n *= mul;
+            rest = rest.substr(2);
+            break;
+        }
+    if (!rest.empty()) n += std::stod(rest); // "+1", "-1"
+    return n;
+}
+
+std::vector<std::pair<std::string, std::string>> params_of(const std::string &name) {
+    std::vector<std::pair<std::string, std::string>> out;
+    std::stringstream ss(name);
+    std::string seg;
+    while (std::getline(ss, seg, '/'))
+        if (auto eq = seg.find('='); eq != std::string::npos)
+            out.emplace_back(seg.substr(0, eq), seg.substr(eq + 1));
+    return out;
+}
+
+std::string family_of(const std::string &name) {
+    size_t a = name.find('/');
+    size_t b = a == std::string::npos ? a : name.find('/', a + 1);
+    return name.substr(0, b);
+}
+
+std::string exact_spec(const std::string &name) {
+    std::string out;
+    for (char c : name) {
+        if (std::strchr(",[]*\"~\\", c)) out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+std::string esc(const std::string &s) {
+    std::string o;
+    for (char c : s)
+        o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
+    return o;
+}
+
+struct Step {
+    json record; // bisect-step.json
+    std::vector<report::InstanceRecord> failing;
+    json fingerprint;
+};
+
+std::optional<Step> load_step(const std::string &steps_dir, const std::string &commit) {
+    fs::path d = fs::path(steps_dir) / commit;
+    std::ifstream in(d / "bisect-step.json");
+    if (!in) return std::nullopt;
+    Step s;
+    s.record = json::parse(in, nullptr, false);
+    auto r = read_run((d / "results").string());
+    if (auto *run = std::get_if<RunResults>(&r)) {
+        for (const auto &x : run->records)
+            if (!report::is_success(x.status)) s.failing.push_back(x);
+        s.fingerprint = run->metadata.value("fingerprint", json());
+    }
+    return s;
+}
+
+// Runs `specs` with the step's command into `dir`; the statuses by name.
+std::map<std::string, report::Status> rerun(const std::vector<std::string> &command,
+                                            const std::vector<std::string> &names,
+                                            const fs::path &dir) {
+    std::vector<std::string> args = command;
+    std::string spec;
+    for (const auto &n : names)
+        spec += (spec.empty() ? "" : ",") + exact_spec(n);
+    args.insert(args.end(), {"--results", dir.string(), "--overwrite", spec});
+    run_process(args, dir.string() + ".log");
+    std::map<std::string, report::Status> out;
+    auto r = read_run(dir.string());
+    if (auto *run = std::get_if<RunResults>(&r))
+        for (const auto &x : run->records)
+            out[x.name] = x.status;
+    return out;
+}
+
+// Every instance name the step's command would run (peer-harness list).
+std::vector<std::string> list_instances(const std::vector<std::string> &command,
+                                        const fs::path &out) {
+    std::vector<std::string> args = command;
+    auto it = std::find(args.begin(), args.end(), "run");
+    if (it == args.end()) return {};
+    *it = "list";
+    // list takes no test specs or run-only options: keep case selection only.
+    std::vector<std::string> keep(args.begin(), it + 1);
+    for (auto a = it + 1; a != args.end(); ++a) {
+        if ((*a == "--cases" || *a == "--depth" || *a == "--seed" || *a == "--machine") &&
+            a + 1 != args.end()) {
+            keep.push_back(*a);
+            keep.push_back(*++a);
+        }
+    }
+    std::error_code ec;
+    fs::remove(out, ec);
+    run_process(keep, out.string());
+    std::vector<std::string> names;
+    std::ifstream in(out);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        auto sp = line.find("  ");
+        if (line.find("SKIP:") != std::string::npos) continue;
+        names.push_back(line.substr(0, sp));
+    }
+    return names;
+}
+
+struct Shrunk {
+    std::string from, to;
+    int tried = 0;
+    int confirmations_failed = 0, confirmations = 0;
+    std::vector<std::string> command;
+};
+
+} // namespace
+
+std::vector<double> shrink_cost(const std::string &instance) {
+    double size = 0, offsets = 0, pair = 0;
+    for (const auto &[k, v] : params_of(instance)) {
+        if (k == "size" || k == "bytes") size = std::max(0.0, parse_size(v));
+        if (k.find("offset") != std::string::npos) offsets += std::max(0.0, parse_size(v));
+        if (k == "pair") {
+            int a = 0, b = 0;
+            char c = 0;
+            std::istringstream in(v);
+            if (in >> a >> c >> b) pair = a * 64 + b;
+        }
+    }
+    return {size, offsets, pair};
+}
+
+int bisect_report_command(const BisectReportOptions &o) {
+    std::ifstream lf(o.log_file);
+    if (!lf) {
+        std::cerr << "peer-harness: cannot read " << o.log_file << "\n";
+        return 2;
+    }
+    std::stringstream ls;
+    ls << lf.rdbuf();
+    const std::string log_text = ls.str();
+    BisectLog log = parse_bisect_log(log_text);
+    if (log.first_bad.empty()) {
+        std::cerr << "peer-harness: " << o.log_file
+                  << ": no '# first bad commit:' line (bisection not finished?)\n";
+        return 2;
+    }
+    auto bad = load_step(o.steps_dir, log.first_bad);
+    if (!bad) {
+        std::cerr << "peer-harness: no step results for " << log.first_bad << " in " << o.steps_dir
+                  << "\n";
+        return 2;
+    }
+    const std::vector<std::string> command =
+        bad->record.value("command", std::vector<std::string>{});
+
+    std::optional<Shrunk> shrunk;
+    std::string shrink_note;
+    if (o.shrink && !bad->failing.empty()) {
+        std::string head;
+        {
+            FILE *f = ::popen(("git -C '" + o.repo + "' rev-parse HEAD 2>/dev/null").c_str(), "r");
+            char buf[128] = {};
+            if (f && std::fgets(buf, sizeof buf, f)) head = buf;
+            if (f) ::pclose(f);
+            while (!head.empty() && (head.back() == '\n'))
+                head.pop_back();
+        }
+        if (head != log.first_bad) {
+            shrink_note = "not shrunk: " + o.repo + " is not checked out at the first bad commit";
+        } else {
+            const fs::path work = fs::path(o.steps_dir) / "shrink";
+            fs::create_directories(work);
+            // Start from the cheapest failing instance of the first bad commit.
+            auto start = *std::min_element(bad->failing.begin(), bad->failing.end(),
+                                           [](const auto &a, const auto &b) {
+                                               return shrink_cost(a.name) < shrink_cost(b.name);
+                                           });
+            Shrunk s{start.name, start.name, 0, 0, 0, command};
+            // Two stages, each one run of all its candidates; the cheapest
+            // that fails wins: (1) the same case and pair with a smaller size
+            // or smaller offsets, (2) the same size on another (lower) pair.
+            const std::vector<std::string> all = list_instances(command, work / "list.txt");
+            auto param = [](const std::string &n, const char *k) {
+                for (const auto &[pk, pv] : params_of(n))
+                    if (pk == k) return pv;
+                return std::string();
+            };
+            for (int stage = 1; stage <= 2; ++stage) {
+                std::vector<std::string> cands;
+                for (const auto &n : all) {
+                    if (family_of(n) != family_of(s.to) || !(shrink_cost(n) < shrink_cost(s.to)))
+                        continue;
+                    const bool same_pair = param(n, "pair") == param(s.to, "pair");
+                    const bool same_size = shrink_cost(n)[0] == shrink_cost(s.to)[0];
+                    if (stage == 1 ? same_pair : (!same_pair && same_size)) cands.push_back(n);
+                }
+                std::sort(cands.begin(), cands.end(), [](const auto &a, const auto &b) {
+                    return shrink_cost(a) < shrink_cost(b);
+                });
+                s.tried += static_cast<int>(cands.size());
+                if (cands.empty()) continue;
+                auto got = rerun(command, cands, work / fmt::format("stage-{}", stage));
+                for (const auto &c : cands)
+                    if (got.count(c) && !report::is_success(got[c])) {
+                        s.to = c;
+                        break;
+                    }
+            }
+            // Confirm (KernelCI confirms a culprit 3 times): the reproducer
+            // must fail every time it is re-run.
+            for (int i = 0; i < o.confirmations; ++i) {
+                auto got = rerun(command, {s.to}, work / fmt::format("confirm-{}", i + 1));
+                ++s.confirmations;
+                if (got.count(s.to) && !report::is_success(got[s.to])) ++s.confirmations_failed;
+            }
+            shrunk = s;
+        }
+    }
+
+    // Markdown
+    std::string md = fmt::format("# Bisection report\n\n**First bad commit:** `{}` {}\n\n",
+                                 log.first_bad, log.first_bad_subject);
+    md += "## Steps\n\n| commit | git verdict | bisect-run exit | reason |\n|---|---|---|---|\n";
+    std::string html_steps;
+    for (const auto &[word, commit] : log.steps) {
+        auto st = load_step(o.steps_dir, commit);
+        const std::string reason = st ? st->record.value("reason", "") : "no step results";
+        const std::string ex = st ? std::to_string(st->record.value("exit", -1)) : "-";
+        md += fmt::format("| `{}` | {} | {} | {} |\n", commit.substr(0, 12), word, ex, reason);
+        html_steps += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td>"
+                                  "</tr>",
+                                  commit.substr(0, 12), word, ex, esc(reason));
+    }
+    md += fmt::format("\n## Failing instances at `{}` ({})\n\n", log.first_bad.substr(0, 12),
+                      bad->failing.size());
+    std::string html_fail;
+    for (const auto &f : bad->failing) {
+        md += fmt::format("- `{}`: {} — {}\n", f.name, report::status_name(f.status), f.reason);
+        html_fail += fmt::format("<li><code>{}</code>: {} &mdash; {}</li>", esc(f.name),
+                                 report::status_name(f.status), esc(f.reason));
+    }
+    std::string repro;
+    if (shrunk) {
+        std::vector<std::string> args = shrunk->command;
+        args.insert(args.end(), {"--results", "repro-results", exact_spec(shrunk->to)});
+        repro = shell_join(args);
+        md += fmt::format("\n## Smallest failing instance\n\n`{}`\n\nshrunk from `{}` over {} "
+                          "smaller instance(s) of the same case (sizes, offsets, pairs); it "
+                          "failed {} of {} confirmation re-runs.\n\n### Reproduce\n\n"
+                          "At commit `{}`:\n\n```sh\n{}\n```\n",
+                          shrunk->to, shrunk->from, shrunk->tried, shrunk->confirmations_failed,
+                          shrunk->confirmations, log.first_bad, repro);
+    } else {
+        md += "\n## Smallest failing instance\n\n" +
+              (shrink_note.empty() ? std::string("not shrunk") : shrink_note) + "\n";
+    }
+    md += "\n## Fingerprint (first bad commit's run)\n\n```\n" +
+          render_fingerprint_text(bad->fingerprint) + "```\n\n## git bisect log\n\n```\n" +
+          log_text + "```\n";
+
+    std::string html = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Bisection "
+                       "report</title><style>body{font-family:sans-serif;margin:1em 2em}td,th{"
+                       "border:1px solid #999;padding:2px 6px}table{border-collapse:collapse}"
+                       "</style></head><body><h1>Bisection report</h1>";
+    html += fmt::format("<p id=\"first-bad\"><b>First bad commit:</b> <code>{}</code> {}</p>",
+                        log.first_bad, esc(log.first_bad_subject));
+    html += "<h2>Steps</h2><table><tr><th>commit</th><th>git verdict</th><th>exit</th><th>"
+            "reason</th></tr>" +
+            html_steps + "</table>";
+    html += "<h2>Failing instances</h2><ul id=\"failing\">" + html_fail + "</ul>";
+    if (shrunk)
+        html += fmt::format("<h2>Smallest failing instance</h2><p id=\"shrunk\"><code>{}</code> "
+                            "(from <code>{}</code>, {} candidates; failed {}/{} re-runs)</p>"
+                            "<h3>Reproduce at {}</h3><pre id=\"repro\">{}</pre>",
+                            esc(shrunk->to), esc(shrunk->from), shrunk->tried,
+                            shrunk->confirmations_failed, shrunk->confirmations,
+                            log.first_bad.substr(0, 12), esc(repro));
+    else
+        html += "<h2>Smallest failing instance</h2><p>" + esc(shrink_note) + "</p>";
+    html += "<h2>Fingerprint</h2><pre>" + esc(render_fingerprint_text(bad->fingerprint)) +
+            "</pre><h2>git bisect log</h2><pre>" + esc(log_text) + "</pre></body></html>\n";
+    std::ofstream(o.out_prefix + ".md") << md;
+    std::ofstream(o.out_prefix + ".html") << html;
+    std::cout << md;
+    return 0;
+}
+
+} // namespace harness::lab

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# ci/gitlab-ci.yml really runs: gitlab-ci-local (shell executor) runs its
+# shard jobs (machine types x shards, parallel: matrix) and merge jobs against
+# the simulator in a throw-away repository; every merged run must equal the
+# unsharded run of the same machine, and the pipeline gates on the baseline.
+# usage: gitlab_ci_local_test.sh SOURCE_DIR PEER_HARNESS TEST_DATA OUT
+set -euo pipefail
+src=$1 harness=$2 data=$3 out=$4
+command -v gitlab-ci-local >/dev/null || { echo "FAIL: gitlab-ci-local not installed (ci/install-deps)"; exit 1; }
+rm -rf "$out" && mkdir -p "$out/repo/cases" "$out/repo/expectations"
+cd "$out/repo"
+git init -q
+cp "$src/ci/gitlab-ci.yml" .gitlab-ci.yml
+cp "$data/lab-selftest.yaml" "$src/cases/can-access-peer.yaml" cases/
+for m in mixed-4 mi300x-8; do
+  printf '# the self-test suite fails on purpose\nlab/fail-a,Fail\nlab/fail-b,Fail\nlab/crash,Crash\n' \
+    >"expectations/$m-fails.txt"
+done
+git add -A && git -c user.name=t -c user.email=t@localhost commit -qm "lab pipeline test"
+
+common=(--variable PEER_HARNESS="$harness" --variable PEER_HARNESS_PREBUILT=1
+        --variable PEER_CASES=cases --variable PEER_RETRIES=0)
+# 1. With the baseline: all shard and merge jobs run and pass.
+rc=0
+gitlab-ci-local "${common[@]}" --variable PEER_BASELINE=expectations >"$out/pipeline.txt" 2>&1 || rc=$?
+[[ $rc -eq 0 ]] || { tail -n 40 "$out/pipeline.txt"; echo "FAIL: pipeline with baseline exited $rc"; exit 1; }
+for job in "shard: \[mixed-4,1\]" "shard: \[mixed-4,3\]" "shard: \[mi300x-8,2\]" "merge: \[mixed-4\]" "merge: \[mi300x-8\]"; do
+  grep -q "$job.*finished" "$out/pipeline.txt" || { echo "FAIL: job '$job' did not finish"; exit 1; }
+done
+# 2. Merged == unsharded, per machine type.
+for m in mixed-4 mi300x-8; do
+  "$harness" run --machine "$m" --cases cases --baseline expectations --results "$out/whole-$m" \
+    >"$out/whole-$m.txt" 2>&1
+  python3 - "$out/whole-$m" "results/$m/merged" <<'PY'
+import json, sys
+def records(d):
+    out = {}
+    for line in open(d + "/results.jsonl"):
+        j = json.loads(line)
+        if j.get("event") == "end":
+            for k in ("duration_s", "log", "event"):
+                j.pop(k, None)
+            out[j["name"]] = j
+    return out
+def verdicts(d):
+    return {v["name"]: (v["status"], v["verdict"]) for v in json.load(open(d + "/lab.json"))["verdicts"]}
+a, b = records(sys.argv[1]), records(sys.argv[2])
+assert len(a) > 10, len(a)
+assert a == b, {k for k in set(a) | set(b) if a.get(k) != b.get(k)}
+assert verdicts(sys.argv[1]) == verdicts(sys.argv[2])
+print(f"{sys.argv[2]}: {len(b)} instances, equal to the unsharded run")
+PY
+done
+# 3. Without the baseline the same pipeline fails (the merge jobs gate).
+rc=0
+gitlab-ci-local "${common[@]}" >"$out/pipeline-nobaseline.txt" 2>&1 || rc=$?
+[[ $rc -ne 0 ]] || { echo "FAIL: pipeline without baseline passed"; exit 1; }
+echo "OK: shard x machine jobs and merges ran; merged == unsharded; the gate follows the baseline"
