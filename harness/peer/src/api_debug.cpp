@@ -180,10 +180,11 @@ extern "C" hipError_t peerCpuRead(const void *devicePtr, void *hostDst, size_t b
     return hipSuccess;
 }
 
-extern "C" hipError_t peerPoisonStaging(unsigned char byte) {
+extern "C" hipError_t peerPoisonStaging(int a, int b, size_t bytes, unsigned char byte) {
     Runtime *rt = nullptr;
     if (hipError_t e = prologue(rt); e != hipSuccess) return e;
-    rt->poison_staging(byte);
+    if (!rt->valid(a) || !rt->valid(b)) return hipErrorInvalidDevice;
+    rt->poison_staging(a, b, bytes, byte);
     return hipSuccess;
 }
 

@@ -157,17 +157,17 @@ kmd::Status Runtime::make_gtt(PeerDevice &d, PeerDevice *second, uint64_t bytes,
     return kmd::Status::success();
 }
 
-void Runtime::poison_staging(uint8_t byte) {
-    for (int i = 0; i < count(); ++i) {
-        GttBuffer &st = *device(i).staging;
-        std::lock_guard lock(st.mu);
-        if (st.cpu) std::memset(st.cpu, byte, st.bytes);
-    }
+void Runtime::poison_staging(int a, int b, uint64_t bytes, uint8_t byte) {
+    auto fill = [&](GttBuffer &g) {
+        std::lock_guard lock(g.mu);
+        if (g.cpu) std::memset(g.cpu, byte, std::min(bytes, g.bytes));
+    };
+    fill(*device(a).staging);
+    if (b != a) fill(*device(b).staging);
     std::lock_guard lock(bounce_mu_);
-    for (auto &[pair, b] : bounce_) {
-        std::lock_guard blk(b->mu);
-        if (b->cpu) std::memset(b->cpu, byte, b->bytes);
-    }
+    for (auto &[pair, g] : bounce_)
+        if ((pair.first == a && pair.second == b) || (pair.first == b && pair.second == a))
+            fill(*g);
 }
 
 kmd::Status Runtime::bounce(int src, int dst, GttBuffer *&out) {

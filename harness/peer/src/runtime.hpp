@@ -137,7 +137,7 @@ class Runtime {
     // Fills every staging and bounce buffer with `byte` through the CPU, so a
     // transfer whose engine job silently did nothing leaves poison, never the
     // bytes of an earlier transfer (peerPoisonStaging).
-    void poison_staging(uint8_t byte);
+    void poison_staging(int a, int b, uint64_t bytes, uint8_t byte);
     static constexpr uint64_t kBounceChunk = 8ull << 20; // two chunks per buffer
     static constexpr uint64_t kStagingBytes = 8ull << 20;
 

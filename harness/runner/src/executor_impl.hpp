@@ -168,7 +168,11 @@ class Interpreter {
                            link_type_name(topo_.link_type(importer, exporter)));
     }
 
-    static void poison() { peerPoisonStaging(kPoison); }
+    // Only what a transfer of `bytes` between a and b can touch: the first
+    // bytes of both staging buffers and of their bounce buffers (both slots).
+    static void poison(int a, int b, size_t bytes) {
+        peerPoisonStaging(a, b, bytes < SIZE_MAX / 2 ? 2 * bytes : bytes, kPoison);
+    }
 
     // Kernel events a step asked for (the kernel-log verdict ignores those).
     static constexpr unsigned kExpectVmFault = 1, kExpectReset = 2;

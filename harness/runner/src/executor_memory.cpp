@@ -125,7 +125,7 @@ std::string Interpreter::memcpy_peer(const Step &s) {
     int dd = static_cast<int>(num(s, "dst_device", 0));
     int sd = static_cast<int>(num(s, "src_device", 0));
     size_t n = static_cast<size_t>(num(s, "bytes", 0));
-    poison();
+    poison(sd, dd, n);
     hipError_t e = hipMemcpyPeer(dst.ptr, dd, src.ptr, sd, n);
     std::string call = fmt::format("hipMemcpyPeer(dst, {}, src, {}, {})", dd, sd, n);
     if (auto m = code_check(s, e, call); !m.empty()) return m;
@@ -194,7 +194,7 @@ std::string Interpreter::raw_read(const Step &s) {
     size_t n = static_cast<size_t>(num(s, "bytes", 0));
     std::string must = word(s, "must", "succeed");
     std::vector<uint8_t> got(n, kPoison);
-    poison();
+    poison(dev, dev, n);
     peerRawAccessResult res{};
     hipError_t e = peerRawSdmaRead(dev, r.ptr, got.data(), n, &res);
     std::string call = fmt::format("peerRawSdmaRead(device {}, {}, {} bytes)", dev, r.ptr, n);
@@ -230,7 +230,7 @@ std::string Interpreter::raw_write(const Step &s) {
     std::vector<uint8_t> data(n);
     fill_pattern(PatternKind::lfsr, static_cast<uint64_t>(num(s, "seed", 99)),
                  static_cast<uint64_t>(r.offset), data.data(), n);
-    poison();
+    poison(dev, dev, n);
     peerRawAccessResult res{};
     hipError_t e = peerRawSdmaWrite(dev, r.ptr, data.data(), n, &res);
     std::string call = fmt::format("peerRawSdmaWrite(device {}, {}, {} bytes)", dev, r.ptr, n);

@@ -120,9 +120,13 @@ hipError_t peerGetDeviceMemoryUsage(int device, uint64_t *vramBytes, uint64_t *g
  * hipErrorUnknown with the errno in peerLastKernelError. */
 hipError_t peerCpuRead(const void *devicePtr, void *hostDst, size_t bytes);
 
-/* Fills every GTT staging and bounce buffer of this library with `byte`
- * through the CPU (a runner poisons them before each check). */
-hipError_t peerPoisonStaging(unsigned char byte);
+/* Fills, through the CPU, the first `bytes` (at most their size) of the GTT
+ * staging buffers of deviceA and deviceB and of the bounce buffers between
+ * them with `byte`: what a transfer between them (or a raw access, A == B)
+ * can use. A runner poisons them before each check, so a job that silently
+ * did nothing leaves poison, not an earlier transfer's bytes. Invalid device
+ * -> hipErrorInvalidDevice. */
+hipError_t peerPoisonStaging(int deviceA, int deviceB, size_t bytes, unsigned char byte);
 
 /* Device that owns the allocation containing ptr, or -1. */
 int peerOwnerDevice(const void *ptr);
