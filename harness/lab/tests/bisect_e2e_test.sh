@@ -36,7 +36,7 @@ g bisect reset >/dev/null 2>&1
 git checkout -q "$culprit"
 "$harness" bisect-report --log "$out/bisect.log" --steps "$out/steps" --repo . -o "$out/report" \
   >"$out/bisect-report.txt" 2>&1 || fail "bisect-report exited $?"
-md=$out/report.md
+md="$out/report".md
 grep -q "First bad commit:\*\* \`$culprit\` commit 4: copy engine tail handling" "$md" || fail "report does not name commit 4"
 grep -q '^- `memcpy-peer/copy/pair=0>1/size=4Mi' "$md" || fail "report lists no failing 0>1 instance"
 if grep -q '^- `memcpy-peer/copy/pair=2>0' "$md"; then fail "a passing pair is listed as failing"; fi

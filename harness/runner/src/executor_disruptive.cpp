@@ -1,5 +1,5 @@
 // The `provoke` step (issue 8 item 3): a hang or a VM fault on purpose, with
-// every outcome peer-api-spec.md §3 and the kernel promise asserted in order,
+// every outcome harness/peer/CONTRACT.md §3 and the kernel promise asserted in order,
 // then the recovery. Always run on the simulator; on hardware only with
 // --allow-disruptive (the loader marks such cases disruptive).
 #include "executor_impl.hpp"

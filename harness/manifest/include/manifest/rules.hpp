@@ -1,7 +1,7 @@
 // The documented peer rules, implemented here from the manifest alone. The
 // simulator's oracle (fixtures/amdgpu-sim/kfd/peer_oracle.cpp) models the same
 // kernel decisions separately on purpose: two implementations of one rule
-// disagree loudly when either is wrong. Sources: peer-api-spec.md §2
+// disagree loudly when either is wrong. Sources: harness/peer/CONTRACT.md §2
 // (CanAccessPeer rule 5) and the amdgpu facts on amdgpu_device_is_peer_accessible
 // and amdgpu_dma_buf_attach/_map (kernel files named at each rule).
 #pragma once
