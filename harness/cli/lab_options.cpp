@@ -43,8 +43,7 @@ void add_lab_commands(CLI::App &app, LabCli &lab, const std::string &sim) {
         ->required();
     lab.bisect_report->add_option("--steps", lab.report.steps_dir, "as given to bisect-run")
         ->required();
-    lab.bisect_report
-        ->add_option("-o,--output", lab.report.out_prefix, "writes PREFIX.{md,html}")
+    lab.bisect_report->add_option("-o,--output", lab.report.out_prefix, "writes PREFIX.{md,html}")
         ->required();
     lab.bisect_report->add_option("--repo", lab.report.repo,
                                   "the bisected repository, checked out at the first bad commit "
