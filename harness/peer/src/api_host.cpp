@@ -55,6 +55,23 @@ kmd::Status release(Runtime &rt, HostAlloc &h) {
     h.va_reserved = 0;
     return first;
 }
+// Reserves the process-wide VA of `h`'s page span, maps the span on every
+// device there and makes the allocation known (hipMemGetAddressRange, copies);
+// `h->va` is where h->cpu lies in the span. On failure nothing is left mapped.
+hipError_t map_and_publish(Runtime &rt, const std::shared_ptr<HostAlloc> &h) {
+    auto va = rt.va().allocate(h->span_bytes + kPage, 64 * 1024);
+    if (!va) return fail(kmd::Status::fail(ENOMEM, "va_allocator"));
+    h->va_reserved = *va;
+    h->va = *va + (h->cpu - h->span_cpu);
+    if (kmd::Status s = map_all(*h); !s) {
+        (void)release(rt, *h);
+        return fail(s);
+    }
+    std::lock_guard lock(rt.mu);
+    insert(rt, h);
+    return hipSuccess;
+}
+
 } // namespace
 
 hipError_t api::hipHostMalloc(void **ptr, size_t size, unsigned int flags) {
@@ -96,15 +113,7 @@ hipError_t api::hipHostMalloc(void **ptr, size_t size, unsigned int flags) {
             !s)
             return fail(s);
     }
-    auto va = rt->va().allocate(h->span_bytes + kPage, 64 * 1024);
-    if (!va) return fail(kmd::Status::fail(ENOMEM, "va_allocator"));
-    h->va_reserved = h->va = *va;
-    if (kmd::Status s = map_all(*h); !s) {
-        (void)release(*rt, *h);
-        return fail(s);
-    }
-    std::lock_guard lock(rt->mu);
-    insert(*rt, h);
+    if (hipError_t e = map_and_publish(*rt, h); e != hipSuccess) return e;
     *ptr = cpu;
     return hipSuccess;
 }
@@ -161,17 +170,7 @@ hipError_t api::hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int fl
                                    h->span_bytes, h->dev[size_t(d)].bo);
             !s)
             return fail(s);
-    auto va = rt->va().allocate(h->span_bytes + kPage, 64 * 1024);
-    if (!va) return fail(kmd::Status::fail(ENOMEM, "va_allocator"));
-    h->va_reserved = *va;
-    h->va = *va + (a - h->span_cpu);
-    if (kmd::Status s = map_all(*h); !s) {
-        (void)release(*rt, *h);
-        return fail(s);
-    }
-    std::lock_guard lock(rt->mu);
-    insert(*rt, h);
-    return hipSuccess;
+    return map_and_publish(*rt, h);
 }
 
 hipError_t api::hipHostUnregister(void *hostPtr) {
