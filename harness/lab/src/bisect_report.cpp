@@ -1,5 +1,6 @@
 #include "lab/bisect.hpp"
 #include "lab/fingerprint.hpp"
+#include "lab/html.hpp"
 #include "lab/process.hpp"
 #include "lab/results.hpp"
 
@@ -51,22 +52,6 @@ std::string family_of(const std::string &name) {
     size_t a = name.find('/');
     size_t b = a == std::string::npos ? a : name.find('/', a + 1);
     return name.substr(0, b);
-}
-
-std::string exact_spec(const std::string &name) {
-    std::string out;
-    for (char c : name) {
-        if (std::strchr(",[]*\"~\\", c)) out += '\\';
-        out += c;
-    }
-    return out;
-}
-
-std::string esc(const std::string &s) {
-    std::string o;
-    for (char c : s)
-        o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
-    return o;
 }
 
 struct Step {
@@ -263,15 +248,15 @@ int bisect_report_command(const BisectReportOptions &o) {
         md += fmt::format("| `{}` | {} | {} | {} |\n", commit.substr(0, 12), word, ex, reason);
         html_steps += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td>"
                                   "</tr>",
-                                  commit.substr(0, 12), word, ex, esc(reason));
+                                  commit.substr(0, 12), word, ex, html_escape(reason));
     }
     md += fmt::format("\n## Failing instances at `{}` ({})\n\n", log.first_bad.substr(0, 12),
                       bad->failing.size());
     std::string html_fail;
     for (const auto &f : bad->failing) {
         md += fmt::format("- `{}`: {} — {}\n", f.name, report::status_name(f.status), f.reason);
-        html_fail += fmt::format("<li><code>{}</code>: {} &mdash; {}</li>", esc(f.name),
-                                 report::status_name(f.status), esc(f.reason));
+        html_fail += fmt::format("<li><code>{}</code>: {} &mdash; {}</li>", html_escape(f.name),
+                                 report::status_name(f.status), html_escape(f.reason));
     }
     std::string repro;
     if (shrunk) {
@@ -297,7 +282,7 @@ int bisect_report_command(const BisectReportOptions &o) {
                        "border:1px solid #999;padding:2px 6px}table{border-collapse:collapse}"
                        "</style></head><body><h1>Bisection report</h1>";
     html += fmt::format("<p id=\"first-bad\"><b>First bad commit:</b> <code>{}</code> {}</p>",
-                        log.first_bad, esc(log.first_bad_subject));
+                        log.first_bad, html_escape(log.first_bad_subject));
     html += "<h2>Steps</h2><table><tr><th>commit</th><th>git verdict</th><th>exit</th><th>"
             "reason</th></tr>" +
             html_steps + "</table>";
@@ -306,13 +291,13 @@ int bisect_report_command(const BisectReportOptions &o) {
         html += fmt::format("<h2>Smallest failing instance</h2><p id=\"shrunk\"><code>{}</code> "
                             "(from <code>{}</code>, {} candidates; failed {}/{} re-runs)</p>"
                             "<h3>Reproduce at {}</h3><pre id=\"repro\">{}</pre>",
-                            esc(shrunk->to), esc(shrunk->from), shrunk->tried,
+                            html_escape(shrunk->to), html_escape(shrunk->from), shrunk->tried,
                             shrunk->confirmations_failed, shrunk->confirmations,
-                            log.first_bad.substr(0, 12), esc(repro));
+                            log.first_bad.substr(0, 12), html_escape(repro));
     else
-        html += "<h2>Smallest failing instance</h2><p>" + esc(shrink_note) + "</p>";
-    html += "<h2>Fingerprint</h2><pre>" + esc(render_fingerprint_text(bad->fingerprint)) +
-            "</pre><h2>git bisect log</h2><pre>" + esc(log_text) + "</pre></body></html>\n";
+        html += "<h2>Smallest failing instance</h2><p>" + html_escape(shrink_note) + "</p>";
+    html += "<h2>Fingerprint</h2><pre>" + html_escape(render_fingerprint_text(bad->fingerprint)) +
+            "</pre><h2>git bisect log</h2><pre>" + html_escape(log_text) + "</pre></body></html>\n";
     std::ofstream(o.out_prefix + ".md") << md;
     std::ofstream(o.out_prefix + ".html") << html;
     std::cout << md;

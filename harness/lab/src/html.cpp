@@ -37,9 +37,7 @@ std::optional<std::pair<int, int>> pair_of(const InstanceRecord &r) {
     return std::nullopt;
 }
 
-namespace {
-
-std::string esc(const std::string &s) {
+std::string html_escape(const std::string &s) {
     std::string out;
     for (char c : s) {
         switch (c) {
@@ -61,6 +59,8 @@ std::string esc(const std::string &s) {
     }
     return out;
 }
+
+namespace {
 
 struct Cell {
     int pass = 0, fail = 0, skip = 0;
@@ -91,7 +91,7 @@ std::string heat_map(const std::string &family, const std::vector<const Instance
     std::string h = fmt::format(
         "<table class=\"heat\" data-family=\"{}\"><caption>{}: source device (row) &rarr; "
         "destination device (column), passed/run</caption><tr><th></th>",
-        esc(family), esc(family));
+        html_escape(family), html_escape(family));
     for (int b = 0; b < devices; ++b)
         h += fmt::format("<th>{}</th>", b);
     h += "</tr>";
@@ -133,8 +133,9 @@ std::string fingerprint_table(const json &fp) {
     for (const char *k : {"kernel_release", "libdrm_amdgpu", "libhsakmt", "kfd_interface",
                           "harness_version", "cases_hash", "topology_hash"})
         if (fp.contains(k))
-            h += fmt::format("<tr><th>{}</th><td>{}</td></tr>", k,
-                             esc(fp[k].is_string() ? fp[k].get<std::string>() : fp[k].dump()));
+            h += fmt::format(
+                "<tr><th>{}</th><td>{}</td></tr>", k,
+                html_escape(fp[k].is_string() ? fp[k].get<std::string>() : fp[k].dump()));
     h += "</table><table class=\"fp\"><tr><th>node</th><th>PCI slot</th><th>PCI id</th>"
          "<th>product</th><th>firmware</th></tr>";
     if (fp.contains("gpus") && fp["gpus"].is_array())
@@ -144,8 +145,9 @@ std::string fingerprint_table(const json &fp) {
                 for (auto it = g["firmware"].begin(); it != g["firmware"].end(); ++it)
                     fw += fmt::format("{}={} ", it.key(), it.value().value("version", "?"));
             h += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                             g.value("node", 0), esc(g.value("pci_slot", "")),
-                             esc(g.value("pci_id", "")), esc(g.value("product", "")), esc(fw));
+                             g.value("node", 0), html_escape(g.value("pci_slot", "")),
+                             html_escape(g.value("pci_id", "")),
+                             html_escape(g.value("product", "")), html_escape(fw));
         }
     return h + "</table>";
 }
@@ -206,22 +208,23 @@ std::string render_html(const RunResults &run) {
         if (report::is_success(r.status)) continue;
         std::string why, mism;
         for (const auto &f : r.failures) {
-            why += fmt::format("<code>{}:{}</code> step {}: {}<br>", esc(f.file), f.line, f.step,
-                               esc(f.message));
+            why += fmt::format("<code>{}:{}</code> step {}: {}<br>", html_escape(f.file), f.line,
+                               f.step, html_escape(f.message));
             if (mism.empty())
                 if (auto m = parse_mismatch(f.message))
                     mism = fmt::format("{} (0x{:x}), expected {}, got {}", m->offset, m->offset,
                                        m->expected, m->got);
         }
-        if (why.empty()) why = esc(r.reason);
+        if (why.empty()) why = html_escape(r.reason);
         std::string kl;
         for (const auto &l : kernel_lines(run.dir, r))
-            kl += "<code>" + esc(l) + "</code><br>";
+            kl += "<code>" + html_escape(l) + "</code><br>";
         auto v = verdicts.find(r.name);
         h += fmt::format("<tr class=\"fail\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}"
                          "</td><td>{}</td></tr>\n",
-                         esc(r.name), report::status_name(r.status),
-                         v == verdicts.end() ? "" : esc(v->second), why, esc(mism), kl);
+                         html_escape(r.name), report::status_name(r.status),
+                         v == verdicts.end() ? "" : html_escape(v->second), why, html_escape(mism),
+                         kl);
     }
     h += "</table>\n</body></html>\n";
     return h;

@@ -30,8 +30,6 @@ std::string machine_type_of(const runner::RunSettings &s) {
     return p.has_extension() ? p.stem().string() : p.filename().string();
 }
 
-namespace {
-
 // Catch2 2.13 test specs treat , [ ] * " ~ and \ specially; a backslash
 // makes each literal, so any instance name selects exactly itself.
 std::string exact_spec(const std::string &name) {
@@ -42,6 +40,8 @@ std::string exact_spec(const std::string &name) {
     }
     return out;
 }
+
+namespace {
 
 // The real retry executor: the same runner, same cases and settings, only
 // the named instances, into <results>/retries/<attempt>/.

@@ -23,6 +23,9 @@ std::optional<Mismatch> parse_mismatch(const std::string &message);
 // "a>b" of an instance's pair parameter, or nullopt.
 std::optional<std::pair<int, int>> pair_of(const report::InstanceRecord &r);
 
+// <, >, & and " as HTML entities (text and attribute values).
+std::string html_escape(const std::string &s);
+
 std::string render_html(const RunResults &run);
 // Writes DIR/report.html; error text, empty on success.
 std::string write_html_report(const std::string &dir);

@@ -23,6 +23,10 @@ struct RunResults {
 std::variant<RunResults, std::string> read_run(const std::string &dir);
 
 // The file names the lab layer adds to a results directory.
+// A Catch2 test spec that selects exactly the instance `name` (its special
+// characters escaped).
+std::string exact_spec(const std::string &name);
+
 namespace files {
 inline constexpr const char *kLabJson = "lab.json";                 // verdicts + retries
 inline constexpr const char *kBaselineCsv = "baseline-results.csv"; // name,Verdict
