@@ -38,6 +38,14 @@ std::optional<Plan> make_plan(const RunSettings &s, const cases::Topology *saved
     } else {
         auto t = probe_topology(30);
         if (auto *e = std::get_if<std::string>(&t)) {
+            // With a manifest promising the machine, an unreadable topology is
+            // the kernel's failure (malformed KFD sysfs, regression K13): a
+            // failed run (exit 1) a bisection marks bad. Without one nothing
+            // says what should be there: the run cannot start (exit 2).
+            if (!s.manifest.empty()) {
+                p.manifest_mismatch = "the kernel's KFD topology cannot be read (" + *e + ")";
+                return p;
+            }
             std::cerr << "peer-harness: cannot read the machine's topology: " << *e << "\n";
             return std::nullopt;
         }
