@@ -208,6 +208,14 @@ std::string FileLoader::known_codes() {
     return join(names);
 }
 
+// The shorthand argument takes `null` as a value (a pointer, or a word list
+// with null in it), so a bare `null` after the step name is that value.
+static bool null_shorthand(const StepSpec &spec) {
+    if (!spec.shorthand) return false;
+    const ArgSpec *a = find_arg(spec, spec.shorthand);
+    return a && (a->kind == ArgKind::pointer || contains(a->words, std::string("null")));
+}
+
 bool FileLoader::one_step(const YAML::Node &n, Scope &scope, Step &step) {
     step.at = at(n);
     if (!expect_map(n, "a step such as `set_device: $a`", step.at)) return false;
@@ -279,7 +287,9 @@ bool FileLoader::one_step(const YAML::Node &n, Scope &scope, Step &step) {
                                              a.name + "': expected " + a.help);
             }
         }
-    } else if (body.IsScalar() && spec.shorthand) {
+    } else if ((body.IsScalar() || (body.IsNull() && null_shorthand(spec))) && spec.shorthand) {
+        // `host_free: null` is the shorthand with a NULL pointer, not a step
+        // without arguments.
         const ArgSpec *a = find_arg(spec, spec.shorthand);
         Arg arg;
         if (argument(body, *a, scope, arg)) step.args[a->name] = std::move(arg);

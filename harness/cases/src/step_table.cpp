@@ -15,6 +15,9 @@ constexpr const char *kPaths[] = {"expected", "direct", "staged", "same_device"}
 constexpr const char *kKinds[] = {"host_to_host",     "host_to_device", "device_to_host",
                                   "device_to_device", "default",        "invalid"};
 constexpr const char *kStreams[] = {"null", "created", "destroyed"};
+constexpr const char *kHostMallocFlags[] = {"default", "portable", "mapped",
+                                            "coherent_and_noncoherent", "unknown_bit"};
+constexpr const char *kRegisterFlags[] = {"default", "mapped", "io_memory", "unknown_bit"};
 
 // Kernel-contract steps: errno names the kernel may return, `ok` for success.
 constexpr const char *kErrnos[] = {"ok",     "EINVAL", "ENOENT", "EPERM",     "ENOMEM",
@@ -184,6 +187,45 @@ constexpr ArgSpec kStreamArg[] = {
     {"stream", ArgKind::word, false,
      "null (default), created (the case's stream) or destroyed (a destroyed handle)", kStreams},
 };
+constexpr ArgSpec kMemcpyPeerAsync[] = {
+    {"dst", ArgKind::pointer, true, "null, host, BUFFER or {buffer: BUFFER, offset: EXPR}"},
+    {"dst_device", ArgKind::expr, true, "dstDeviceId, e.g. $b"},
+    {"src", ArgKind::pointer, true, "null, host, BUFFER or {buffer: BUFFER, offset: EXPR}"},
+    {"src_device", ArgKind::expr, true, "srcDeviceId, e.g. $a"},
+    {"bytes", ArgKind::expr, true, "sizeBytes, e.g. $size"},
+    {"stream", ArgKind::word, false,
+     "null (default), created (the case's stream) or destroyed (a destroyed handle)", kStreams},
+};
+constexpr ArgSpec kHostPageable[] = {
+    {"bytes", ArgKind::expr, true, "size of the page-aligned pageable host memory, e.g. 64Ki"},
+    {"as", ArgKind::buffer_def, true, "a new buffer name (letters, digits, _)"},
+};
+constexpr ArgSpec kHostMalloc[] = {
+    {"bytes", ArgKind::expr, true, "size, e.g. 64Ki"},
+    {"as", ArgKind::buffer_def, false, "a name for the pinned buffer (letters, digits, _)"},
+    {"flags", ArgKind::word, false,
+     "default (0), portable, mapped, coherent_and_noncoherent or unknown_bit", kHostMallocFlags},
+};
+constexpr ArgSpec kHostPtr[] = {
+    {"ptr", ArgKind::pointer, true, "null, host, BUFFER or {buffer: BUFFER, offset: EXPR}"}};
+constexpr ArgSpec kHostRegister[] = {
+    {"ptr", ArgKind::pointer, true, "null, host, BUFFER or {buffer: BUFFER, offset: EXPR}"},
+    {"bytes", ArgKind::expr, true, "sizeBytes, e.g. $mem.bytes"},
+    {"flags", ArgKind::word, false, "default (0), mapped, io_memory or unknown_bit",
+     kRegisterFlags},
+};
+constexpr ArgSpec kHostGetDevicePointer[] = {
+    {"ptr", ArgKind::pointer, true, "null, host, BUFFER or {buffer: BUFFER, offset: EXPR}"},
+    {"flags", ArgKind::expr, false, "flags (default 0)"},
+    {"out", ArgKind::word, false, "`out` (a valid void**, default) or `null`", kOutOrNull},
+};
+constexpr ArgSpec kMemGetInfo[] = {
+    {"free", ArgKind::word, false, "`out` (default) or `null`", kOutOrNull},
+    {"total", ArgKind::word, false, "`out` (default) or `null`", kOutOrNull},
+};
+constexpr ArgSpec kStreamCreate[] = {
+    {"out", ArgKind::word, false, "`out` (a valid hipStream_t*, default) or `null`", kOutOrNull},
+};
 constexpr ArgSpec kVerify[] = {{"buffer", ArgKind::buffer_ref, true, "a buffer allocated earlier"}};
 constexpr ArgSpec kRawRead[] = {
     {"device", ArgKind::expr, true, "the device whose SDMA engine reads, e.g. $c"},
@@ -250,6 +292,38 @@ constexpr StepSpec kSteps[] = {
      "hipStreamWaitValue32 on a host word the case owns: later work waits for stream_release"},
     {StepKind::stream_release, "stream_release", "stream", false, kStreamArg,
      "writes the host word stream_hold waits for (no HIP call)"},
+    {StepKind::memcpy_peer_async, "memcpy_peer_async", nullptr, true, kMemcpyPeerAsync,
+     "hipMemcpyPeerAsync on a stream; the copy is complete after stream_synchronize"},
+    {StepKind::host_pageable, "host_pageable", nullptr, false, kHostPageable,
+     "page-aligned pageable host memory of the case's own, filled with a pattern (no HIP call)"},
+    {StepKind::host_malloc, "host_malloc", nullptr, true, kHostMalloc,
+     "hipHostMalloc; on success `as` names the pinned buffer, filled with a pattern"},
+    {StepKind::host_free, "host_free", "ptr", true, kHostPtr, "hipHostFree"},
+    {StepKind::host_register, "host_register", nullptr, true, kHostRegister,
+     "hipHostRegister of a host range"},
+    {StepKind::host_unregister, "host_unregister", "ptr", true, kHostPtr, "hipHostUnregister"},
+    {StepKind::host_get_device_pointer, "host_get_device_pointer", nullptr, true,
+     kHostGetDevicePointer,
+     "hipHostGetDevicePointer; on success the device pointer names the same bytes (read back "
+     "with hipMemcpy DeviceToHost) and hipMemGetAddressRange knows it"},
+    {StepKind::mem_get_info, "mem_get_info", nullptr, true, kMemGetInfo,
+     "hipMemGetInfo of the current device; on success 0 < free <= total"},
+    {StepKind::stream_create, "stream_create", nullptr, true, kStreamCreate,
+     "hipStreamCreate; on success the new stream is the case's `created` stream"},
+    {StepKind::stream_destroy, "stream_destroy", "stream", true, kStreamArg,
+     "hipStreamDestroy; a destroyed `created` stream becomes the case's `destroyed` handle"},
+    {StepKind::get_last_error,
+     "get_last_error",
+     nullptr,
+     true,
+     {},
+     "hipGetLastError: returns the thread's last error (checked by expect) and clears it"},
+    {StepKind::peek_at_last_error,
+     "peek_at_last_error",
+     nullptr,
+     true,
+     {},
+     "hipPeekAtLastError: returns the thread's last error (checked by expect), not cleared"},
     {StepKind::verify, "verify", "buffer", false, kVerify,
      "reads a whole allocation back (guards included) and compares it byte for byte"},
     {StepKind::raw_sdma_read, "raw_sdma_read", nullptr, false, kRawRead,

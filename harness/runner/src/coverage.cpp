@@ -19,6 +19,17 @@ const char *hip_function(const std::string &step) {
     if (step == "stream_synchronize") return "hipStreamSynchronize";
     if (step == "stream_query") return "hipStreamQuery";
     if (step == "stream_hold") return "hipStreamWaitValue32";
+    if (step == "memcpy_peer_async") return "hipMemcpyPeerAsync";
+    if (step == "host_malloc") return "hipHostMalloc";
+    if (step == "host_free") return "hipHostFree";
+    if (step == "host_register") return "hipHostRegister";
+    if (step == "host_unregister") return "hipHostUnregister";
+    if (step == "host_get_device_pointer") return "hipHostGetDevicePointer";
+    if (step == "mem_get_info") return "hipMemGetInfo";
+    if (step == "stream_create") return "hipStreamCreate";
+    if (step == "stream_destroy") return "hipStreamDestroy";
+    if (step == "get_last_error") return "hipGetLastError";
+    if (step == "peek_at_last_error") return "hipPeekAtLastError";
     return "?";
 }
 

@@ -166,6 +166,24 @@ std::string Interpreter::dispatch(const Step &s) {
     case StepKind::stream_hold:
     case StepKind::stream_release:
         return stream_step(s);
+    case StepKind::memcpy_peer_async:
+        return memcpy_peer_async(s);
+    case StepKind::host_pageable:
+    case StepKind::host_malloc:
+    case StepKind::host_free:
+    case StepKind::host_register:
+    case StepKind::host_unregister:
+        return host_step(s);
+    case StepKind::host_get_device_pointer:
+        return host_get_device_pointer(s);
+    case StepKind::mem_get_info:
+        return mem_get_info(s);
+    case StepKind::stream_create:
+    case StepKind::stream_destroy:
+        return stream_lifetime(s);
+    case StepKind::get_last_error:
+    case StepKind::peek_at_last_error:
+        return last_error(s);
     case StepKind::verify:
         return verify(buffer(s.arg("buffer")->word), s.arg("buffer")->word);
     case StepKind::raw_sdma_read:

@@ -48,6 +48,11 @@ struct Buffer {
     bool live = false;
     bool payload_known = false;
     std::vector<uint8_t> expect; // whole allocation, guards included
+    // Host memory (executor_host.cpp): hipHostMalloc'ed, or pageable memory
+    // of the case's own (mmap), possibly hipHostRegister'ed. Read back by the
+    // CPU directly; device == -1.
+    enum class Host { no, pinned, pageable } host = Host::no;
+    bool registered = false;
     char *payload() const { return base + guard; }
 };
 
@@ -204,6 +209,16 @@ class Interpreter {
     std::string stream_of(const Step &s, hipStream_t &out);
 
     std::string verify(Buffer &b, const std::string &name);
+
+    // Pinned memory, memory info, async peer copies, stream lifetime and the
+    // last error (executor_host.cpp); host buffers are released in the destructor.
+    std::string memcpy_peer_async(const Step &s);
+    std::string host_step(const Step &s);
+    std::string host_get_device_pointer(const Step &s);
+    std::string mem_get_info(const Step &s);
+    std::string stream_lifetime(const Step &s);
+    std::string last_error(const Step &s);
+    void release_host_buffers();
 
     std::string raw_read(const Step &s);
 

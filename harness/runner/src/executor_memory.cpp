@@ -163,7 +163,12 @@ std::string Interpreter::verify(Buffer &b, const std::string &name) {
     // buffer, nothing the copy under test used (issue 8 item 5). The host
     // buffer starts poisoned too, so a read that fills nothing cannot match.
     std::vector<uint8_t> got(b.alloc_bytes, kPoison);
-    hipError_t e = peerCpuRead(b.base, got.data(), b.alloc_bytes);
+    // Host memory (pinned or pageable) is the CPU's own: read it directly,
+    // after the streams' work that may write it has finished.
+    hipError_t e = b.host != Buffer::Host::no ? hipDeviceSynchronize()
+                                              : peerCpuRead(b.base, got.data(), b.alloc_bytes);
+    if (e == hipSuccess && b.host != Buffer::Host::no)
+        std::memcpy(got.data(), b.base, b.alloc_bytes);
     if (e != hipSuccess)
         return fmt::format("peerCpuRead (CPU mapping) of '{}' returned {}", name, hip_code_name(e));
     size_t bad = 0, first = SIZE_MAX;

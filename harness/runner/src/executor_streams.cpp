@@ -42,6 +42,7 @@ Interpreter::~Interpreter() {
         (void)hipDeviceSynchronize();
         (void)hipHostFree(hold_word_);
     }
+    release_host_buffers();
     (void)hipGetLastError();
 }
 

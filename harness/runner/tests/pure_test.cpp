@@ -56,6 +56,8 @@ TEST_CASE("the case language's HIP codes equal the peer API's", "[codes]") {
                {"hipErrorLaunchTimeOut", hipErrorLaunchTimeOut},
                {"hipErrorPeerAccessAlreadyEnabled", hipErrorPeerAccessAlreadyEnabled},
                {"hipErrorPeerAccessNotEnabled", hipErrorPeerAccessNotEnabled},
+               {"hipErrorHostMemoryAlreadyRegistered", hipErrorHostMemoryAlreadyRegistered},
+               {"hipErrorHostMemoryNotRegistered", hipErrorHostMemoryNotRegistered},
                {"hipErrorLaunchFailure", hipErrorLaunchFailure},
                {"hipErrorNotSupported", hipErrorNotSupported},
                {"hipErrorUnknown", hipErrorUnknown}};
@@ -99,5 +101,36 @@ cases:
     CHECK(count("enable_peer_access", "hipSuccess") == 2);
     CHECK(count("enable_peer_access", "hipErrorPeerAccessAlreadyEnabled") == 1); // m=y only
     CHECK(count("disable_peer_access", "hipErrorPeerAccessNotEnabled") == 0);    // no xgmi: skipped
-    CHECK(runner::render_coverage(c).find("21 not asserted") != std::string::npos);
+    CHECK(runner::render_coverage(c).find("47 not asserted") != std::string::npos);
+}
+
+TEST_CASE("a bare null after a pointer-shorthand step is a NULL pointer", "[loader]") {
+    auto loaded = cases::load_string(R"(suite: s
+cases:
+  - name: a
+    matrix: { device: all_devices }
+    steps:
+      - host_free: null
+      - host_unregister: null
+        expect: hipErrorInvalidValue
+      - stream_create:
+      - get_last_error:
+)",
+                                     "s.yaml");
+    REQUIRE(loaded.ok());
+    const auto &steps = loaded.suites.at(0).cases.at(0).steps;
+    REQUIRE(steps.size() == 4);
+    REQUIRE(steps[0].arg("ptr"));
+    CHECK(steps[0].arg("ptr")->pointer.base == cases::PointerArg::Base::null);
+    REQUIRE(steps[1].arg("ptr"));
+    CHECK(steps[1].arg("ptr")->pointer.base == cases::PointerArg::Base::null);
+    CHECK(steps[2].arg("out") == nullptr); // default: a valid output
+    auto bad = cases::load_string(R"(suite: s
+cases:
+  - name: a
+    steps:
+      - host_register: { ptr: nowhere, bytes: 4Ki }
+)",
+                                  "bad.yaml");
+    REQUIRE_FALSE(bad.ok());
 }

@@ -62,6 +62,20 @@ enum class StepKind {
     stream_query,
     stream_hold,
     stream_release,
+    // Pinned memory, stream lifetime, memory info, async peer copy and the
+    // last error (harness/peer/CONTRACT.md §5.7).
+    memcpy_peer_async,
+    host_pageable,
+    host_malloc,
+    host_free,
+    host_register,
+    host_unregister,
+    host_get_device_pointer,
+    mem_get_info,
+    stream_create,
+    stream_destroy,
+    get_last_error,
+    peek_at_last_error,
 };
 
 // True for the kernel-contract steps.
