@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -22,9 +23,11 @@ bool value_of(const std::string &text, const std::string &key, uint64_t &out) {
     while (*end == ' ' || *end == '\t')
         ++end;
     uint64_t unit = 1;
-    if (std::string(end, 3) == "KiB")
+    // strncmp stops at the terminating NUL: a value at the very end of the
+    // text has no unit and must not be read past.
+    if (std::strncmp(end, "KiB", 3) == 0)
         unit = 1024;
-    else if (std::string(end, 3) == "MiB")
+    else if (std::strncmp(end, "MiB", 3) == 0)
         unit = 1024 * 1024;
     out = v * unit;
     return true;
