@@ -87,6 +87,22 @@ constexpr DocumentedPair kDocumented[] = {
     {"get_last_error", "hipErrorInvalidValue"},
     {"peek_at_last_error", "hipSuccess"},
     {"peek_at_last_error", "hipErrorInvalidValue"},
+    // harness/peer/CONTRACT.md §5.8: allocation, fills, device-wide
+    // synchronisation and the device queries.
+    {"alloc", "hipSuccess"},
+    {"alloc", "hipErrorOutOfMemory"},
+    {"memset", "hipSuccess"},
+    {"memset", "hipErrorInvalidValue"},
+    {"memset_async", "hipSuccess"},
+    {"memset_async", "hipErrorInvalidValue"},
+    {"memset_async", "hipErrorInvalidHandle"},
+    {"device_synchronize", "hipSuccess"},
+    {"get_device_properties", "hipSuccess"},
+    {"get_device_properties", "hipErrorInvalidValue"},
+    {"get_device_properties", "hipErrorInvalidDevice"},
+    {"device_get_attribute", "hipSuccess"},
+    {"device_get_attribute", "hipErrorInvalidValue"},
+    {"device_get_attribute", "hipErrorInvalidDevice"},
 };
 
 } // namespace

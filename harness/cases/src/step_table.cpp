@@ -17,6 +17,24 @@ constexpr const char *kKinds[] = {"host_to_host",     "host_to_device", "device_
 constexpr const char *kStreams[] = {"null", "created", "destroyed"};
 constexpr const char *kHostMallocFlags[] = {"default", "portable", "mapped",
                                             "coherent_and_noncoherent", "unknown_bit"};
+// hipDeviceGetAttribute's attributes a case can name (CONTRACT.md §5.5),
+// hipDeviceAttribute* in snake case; `unknown` is a value HIP does not define.
+constexpr const char *kAttributes[] = {"multiprocessor_count",
+                                       "pci_bus_id",
+                                       "pci_device_id",
+                                       "pci_domain_id",
+                                       "total_global_mem",
+                                       "warp_size",
+                                       "max_threads_per_multiprocessor",
+                                       "max_shared_memory_per_block",
+                                       "clock_rate",
+                                       "compute_capability_major",
+                                       "compute_capability_minor",
+                                       "is_large_bar",
+                                       "async_engine_count",
+                                       "can_use_stream_wait_value",
+                                       "managed_memory",
+                                       "unknown"};
 constexpr const char *kRegisterFlags[] = {"default", "mapped", "io_memory", "unknown_bit"};
 
 // Kernel-contract steps: errno names the kernel may return, `ok` for success.
@@ -226,6 +244,31 @@ constexpr ArgSpec kMemGetInfo[] = {
 constexpr ArgSpec kStreamCreate[] = {
     {"out", ArgKind::word, false, "`out` (a valid hipStream_t*, default) or `null`", kOutOrNull},
 };
+constexpr ArgSpec kMemset[] = {
+    {"dst", ArgKind::pointer, true, "null, host, BUFFER or {buffer: BUFFER, offset: EXPR}"},
+    {"value", ArgKind::expr, false, "the byte value (default 0; only the low 8 bits count)"},
+    {"bytes", ArgKind::expr, true, "sizeBytes, e.g. $size"},
+};
+constexpr ArgSpec kMemsetAsync[] = {
+    {"dst", ArgKind::pointer, true, "null, host, BUFFER or {buffer: BUFFER, offset: EXPR}"},
+    {"value", ArgKind::expr, false, "the byte value (default 0; only the low 8 bits count)"},
+    {"bytes", ArgKind::expr, true, "sizeBytes, e.g. $size"},
+    {"stream", ArgKind::word, false,
+     "null (default), created (the case's stream) or destroyed (a destroyed handle)", kStreams},
+};
+constexpr ArgSpec kDeviceProperties[] = {
+    {"device", ArgKind::expr, true, "deviceId, e.g. $a (any number, valid or not)"},
+    {"out", ArgKind::word, false, "`out` (a valid hipDeviceProp_t*, default) or `null`",
+     kOutOrNull},
+};
+constexpr ArgSpec kDeviceAttribute[] = {
+    {"device", ArgKind::expr, true, "deviceId, e.g. $a (any number, valid or not)"},
+    {"attribute", ArgKind::word, true,
+     "the hipDeviceAttribute_t asked for, e.g. multiprocessor_count, or unknown (a value no "
+     "HIP attribute has)",
+     kAttributes},
+    {"out", ArgKind::word, false, "`out` (a valid int*, default) or `null`", kOutOrNull},
+};
 constexpr ArgSpec kVerify[] = {{"buffer", ArgKind::buffer_ref, true, "a buffer allocated earlier"}};
 constexpr ArgSpec kRawRead[] = {
     {"device", ArgKind::expr, true, "the device whose SDMA engine reads, e.g. $c"},
@@ -324,6 +367,21 @@ constexpr StepSpec kSteps[] = {
      true,
      {},
      "hipPeekAtLastError: returns the thread's last error (checked by expect), not cleared"},
+    {StepKind::memset, "memset", nullptr, true, kMemset,
+     "hipMemset; on success the range holds the byte value"},
+    {StepKind::memset_async, "memset_async", nullptr, true, kMemsetAsync,
+     "hipMemsetAsync on a stream; the range holds the byte value once the stream's work is done"},
+    {StepKind::device_synchronize,
+     "device_synchronize",
+     nullptr,
+     true,
+     {},
+     "hipDeviceSynchronize: waits for every stream of the current device, returns their failure"},
+    {StepKind::get_device_properties, "get_device_properties", "device", true, kDeviceProperties,
+     "hipGetDeviceProperties; on success the fields agree with hipDeviceGetName, "
+     "hipDeviceGetPCIBusId and every hipDeviceGetAttribute"},
+    {StepKind::device_get_attribute, "device_get_attribute", nullptr, true, kDeviceAttribute,
+     "hipDeviceGetAttribute; on success the value is hipGetDeviceProperties' field"},
     {StepKind::verify, "verify", "buffer", false, kVerify,
      "reads a whole allocation back (guards included) and compares it byte for byte"},
     {StepKind::raw_sdma_read, "raw_sdma_read", nullptr, false, kRawRead,

@@ -3,6 +3,7 @@
 // say about a device. Fields neither provides stay 0 (CONTRACT.md).
 #include "api_common.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <climits>
 #include <cstdio>
@@ -64,6 +65,39 @@ bool host_atomics(PeerDevice &d) {
 }
 
 } // namespace
+
+// hipInit: HIP documents flags as reserved and 0; ROCm's runtime refuses
+// others with hipErrorInvalidValue. With no device the common rule of
+// CONTRACT.md §5 applies (hipErrorNoDevice), as for every other call.
+hipError_t api::hipInit(unsigned int flags) {
+    if (flags != 0) return hipErrorInvalidValue;
+    Runtime *rt = nullptr;
+    return prologue(rt);
+}
+
+hipError_t api::hipDeviceGet(hipDevice_t *device, int ordinal) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (!device) return hipErrorInvalidValue;
+    if (!rt->valid(ordinal)) return hipErrorInvalidDevice;
+    *device = ordinal; // a hipDevice_t is the device's id here, as in ROCm
+    return hipSuccess;
+}
+
+// The name hipGetDeviceProperties reports, cut to len - 1 bytes and always
+// terminated (ROCm copies at most len bytes of the name the same way).
+hipError_t api::hipDeviceGetName(char *name, int len, hipDevice_t device) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (!name || len <= 0) return hipErrorInvalidValue;
+    if (!rt->valid(device)) return hipErrorInvalidDevice;
+    hipDeviceProp_t p{};
+    fill(rt->device(device), p);
+    const size_t n = std::min(std::strlen(p.name), size_t(len) - 1);
+    std::memcpy(name, p.name, n);
+    name[n] = '\0';
+    return hipSuccess;
+}
 
 hipError_t api::hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId) {
     Runtime *rt = nullptr;

@@ -77,6 +77,15 @@ hipError_t hipDeviceReset(void) {
 hipError_t hipDeviceSynchronize(void) {
     return keep(api::hipDeviceSynchronize());
 }
+hipError_t hipInit(unsigned int flags) {
+    return keep(api::hipInit(flags));
+}
+hipError_t hipDeviceGet(hipDevice_t *device, int ordinal) {
+    return keep(api::hipDeviceGet(device, ordinal));
+}
+hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device) {
+    return keep(api::hipDeviceGetName(name, len, device));
+}
 hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId) {
     return keep(api::hipGetDeviceProperties(prop, deviceId));
 }

@@ -30,6 +30,12 @@ const char *hip_function(const std::string &step) {
     if (step == "stream_destroy") return "hipStreamDestroy";
     if (step == "get_last_error") return "hipGetLastError";
     if (step == "peek_at_last_error") return "hipPeekAtLastError";
+    if (step == "alloc") return "hipMalloc";
+    if (step == "memset") return "hipMemset";
+    if (step == "memset_async") return "hipMemsetAsync";
+    if (step == "device_synchronize") return "hipDeviceSynchronize";
+    if (step == "get_device_properties") return "hipGetDeviceProperties";
+    if (step == "device_get_attribute") return "hipDeviceGetAttribute";
     return "?";
 }
 

@@ -184,6 +184,16 @@ std::string Interpreter::dispatch(const Step &s) {
     case StepKind::get_last_error:
     case StepKind::peek_at_last_error:
         return last_error(s);
+    case StepKind::memset:
+        return memset_bytes(s, false);
+    case StepKind::memset_async:
+        return memset_bytes(s, true);
+    case StepKind::device_synchronize:
+        return code_check(s, hipDeviceSynchronize(), "hipDeviceSynchronize()");
+    case StepKind::get_device_properties:
+        return device_properties(s);
+    case StepKind::device_get_attribute:
+        return device_attribute(s);
     case StepKind::verify:
         return verify(buffer(s.arg("buffer")->word), s.arg("buffer")->word);
     case StepKind::raw_sdma_read:

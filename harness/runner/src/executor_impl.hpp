@@ -220,6 +220,11 @@ class Interpreter {
     std::string last_error(const Step &s);
     void release_host_buffers();
 
+    // hipMemset(Async) and the device queries (executor_device.cpp).
+    std::string memset_bytes(const Step &s, bool async);
+    std::string device_properties(const Step &s);
+    std::string device_attribute(const Step &s);
+
     std::string raw_read(const Step &s);
 
     std::string raw_write(const Step &s);

@@ -76,6 +76,13 @@ enum class StepKind {
     stream_destroy,
     get_last_error,
     peek_at_last_error,
+    // Byte fills, device-wide synchronisation and device queries
+    // (harness/peer/CONTRACT.md §5.2, §5.3, §5.5).
+    memset,
+    memset_async,
+    device_synchronize,
+    get_device_properties,
+    device_get_attribute,
 };
 
 // True for the kernel-contract steps.

@@ -597,6 +597,12 @@ hipError_t hipDriverGetVersion(int *driverVersion);
 hipError_t hipRuntimeGetVersion(int *runtimeVersion);
 
 /* ---- devices ----------------------------------------------------------- */
+/* hipInit: flags must be 0; opens the devices (every other call does so on
+ * first use too). hipDeviceGet / hipDeviceGetName: the driver-API forms of a
+ * device id and its name (CONTRACT.md, §5.5). */
+hipError_t hipInit(unsigned int flags);
+hipError_t hipDeviceGet(hipDevice_t *device, int ordinal);
+hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device);
 hipError_t hipGetDeviceCount(int *count);
 hipError_t hipSetDevice(int deviceId);
 hipError_t hipGetDevice(int *deviceId);

@@ -118,6 +118,35 @@ TEST_CASE("Unit_hipGetDeviceProperties_MatchesMachine", "[hip_style]") {
     HIP_CHECK_ERROR(hipGetDeviceProperties(nullptr, 0), hipErrorInvalidValue);
 }
 
+TEST_CASE("Unit_hipDeviceGet_NameAndInit", "[hip_style]") {
+    HIP_CHECK(hipInit(0));
+    HIP_CHECK_ERROR(hipInit(1), hipErrorInvalidValue);
+    const int n = getDeviceCount();
+    for (int d = 0; d < n; ++d) {
+        CAPTURE(d);
+        hipDevice_t dev = -1;
+        HIP_CHECK(hipDeviceGet(&dev, d));
+        CHECK(dev == d);
+        hipDeviceProp_t prop;
+        HIP_CHECK(hipGetDeviceProperties(&prop, d));
+        char name[256];
+        HIP_CHECK(hipDeviceGetName(name, sizeof name, dev));
+        CHECK(std::string(name) == prop.name);
+        // A short buffer gets the name's first len - 1 bytes, terminated.
+        char four[4] = {'x', 'x', 'x', 'x'};
+        HIP_CHECK(hipDeviceGetName(four, sizeof four, dev));
+        CHECK(std::string(four) == std::string(prop.name).substr(0, 3));
+    }
+    hipDevice_t dev = -1;
+    HIP_CHECK_ERROR(hipDeviceGet(&dev, n), hipErrorInvalidDevice);
+    HIP_CHECK_ERROR(hipDeviceGet(&dev, -1), hipErrorInvalidDevice);
+    HIP_CHECK_ERROR(hipDeviceGet(nullptr, 0), hipErrorInvalidValue);
+    char name[8];
+    HIP_CHECK_ERROR(hipDeviceGetName(name, 0, 0), hipErrorInvalidValue);
+    HIP_CHECK_ERROR(hipDeviceGetName(nullptr, 8, 0), hipErrorInvalidValue);
+    HIP_CHECK_ERROR(hipDeviceGetName(name, sizeof name, n), hipErrorInvalidDevice);
+}
+
 TEST_CASE("Unit_hipMemcpy_EveryKind", "[hip_style]") {
     const int n = getDeviceCount();
     constexpr size_t N = 4096 + 17;
