@@ -93,9 +93,11 @@ hipError_t run_timed_copy(Runtime &rt, PeerDevice &d, uint64_t src, uint64_t dst
     t.engine_device = d.index;
     if (e != hipSuccess || !stamp) return e;
     const uint64_t begin = stamp[0], end = stamp[1];
-    // A counter that did not advance (or an engine that ignored the packet)
-    // gives no time; the host's figure stands, labelled as such.
-    if (end > begin) {
+    // An engine that ignored the packets leaves the zeros (or a value that
+    // runs backwards): no GPU time, the host's figure stands, labelled as
+    // such. A copy inside one tick is 0 ns on the GPU's clock, not a switch
+    // of clocks, so two runs of one copy always name the same clock.
+    if (begin != 0 && end >= begin) {
         t.clock = peerCopyClockSdmaTimestamp;
         t.counter_khz = khz;
         t.nanoseconds = static_cast<uint64_t>(static_cast<double>(end - begin) * 1e6 /

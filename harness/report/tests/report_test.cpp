@@ -256,6 +256,10 @@ TEST_CASE("compare: bandwidth beyond the threshold, and what of it gates", "[com
     CHECK(text.find("bandwidth beyond 10%") != std::string::npos);
     CHECK(text.find("20.000 ->    10.000 GB/s  -50.0% s/x step 3") != std::string::npos);
     CHECK(text.find("gate: FAIL") != std::string::npos);
+    const std::string sim = render_comparison(
+        compare_runs({base}, {with_copy(rec(1, "s/x", Status::pass), 10.0, true)}));
+    CHECK(sim.find("bandwidth of 1 simulated copy step(s) moved beyond 10%") != std::string::npos);
+    CHECK(sim.find("gate: pass") != std::string::npos);
 }
 
 TEST_CASE("copy figures survive the journal and reach bandwidth.csv", "[csv]") {

@@ -77,7 +77,8 @@ const char *peerCopyPathName(peerCopyPath path);
  * gpu_counter_freq is the GPU's own time of the copy. The staged path runs on
  * two engines, so it is timed on the host from submission to the last fence
  * (peerCopyClockHostFence), as is a one-job copy whose timestamps are unusable
- * (no counter frequency, no buffer for them, a counter that did not advance).
+ * (no counter frequency, no buffer for them, the engine wrote none). A copy
+ * shorter than one counter tick has nanoseconds 0 on the timestamp clock.
  * The link is the KFD io_link from the engine's device to the other device
  * (type 11 XGMI, 2 PCIe, 0 for a copy within one device) with its nominal
  * max_bandwidth in MB/s (0 unknown). */
