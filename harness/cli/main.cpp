@@ -100,6 +100,12 @@ int main(int argc, char **argv) {
     compare->add_option("before", compare_before, "results directory of the reference run")
         ->required();
     compare->add_option("after", compare_after, "results directory of the new run")->required();
+    double bandwidth_threshold = harness::report::kDefaultBandwidthThresholdPct;
+    compare
+        ->add_option("--bandwidth-threshold", bandwidth_threshold,
+                     "percent a copy step's GB/s may move before it counts as a change; a "
+                     "slowdown beyond it gates (default 10)")
+        ->check(CLI::Range(0.0, 1000.0));
     CLI::App *summary =
         app.add_subcommand("summary", "re-derive summary.txt and junit.xml from a results dir");
     summary->add_option("dir", summary_dir, "results directory")->required();
@@ -121,7 +127,8 @@ int main(int argc, char **argv) {
         s.results_dir = std::filesystem::absolute(s.results_dir).lexically_normal().string();
 
     if (*summary) return harness::runner::summary_command(summary_dir);
-    if (*compare) return harness::runner::compare_command(compare_before, compare_after);
+    if (*compare)
+        return harness::runner::compare_command(compare_before, compare_after, bandwidth_threshold);
     if (int rc = harness::cli::run_lab_command(lab); rc >= 0) return rc;
     if (auto e = harness::cli::finish_lab_run_options(s, lab); !e.empty()) {
         std::cerr << "peer-harness: " << e << "\n";

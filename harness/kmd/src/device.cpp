@@ -45,6 +45,7 @@ Status Device::open(int render_minor, std::unique_ptr<Device> &out) {
     i.va_offset = di.virtual_address_offset;
     i.va_max = di.virtual_address_max;
     i.va_alignment = di.virtual_address_alignment ? di.virtual_address_alignment : 4096;
+    i.gpu_counter_freq_khz = di.gpu_counter_freq;
 
     drm_amdgpu_info_hw_ip ip{};
     if (Status s = Status::from_ret(amdgpu_query_hw_ip_info(d->dev_, AMDGPU_HW_IP_DMA, 0, &ip),

@@ -97,7 +97,7 @@ Status read_topology(Topology &out) {
                 return Status::fail(EIO, "hsaKmtGetNodeIoLinkProperties");
             for (const auto &l : links)
                 g.links.push_back(Link{l.NodeTo, static_cast<uint32_t>(l.IoLinkType), l.Weight,
-                                       l.Flags.LinkProperty});
+                                       l.Flags.LinkProperty, l.MaximumBandwidth});
         }
         out.gpus.push_back(std::move(g));
     }

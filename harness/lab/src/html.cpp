@@ -64,7 +64,23 @@ namespace {
 
 struct Cell {
     int pass = 0, fail = 0, skip = 0;
+    // The cell's representative copy: the fastest between the pair, as
+    // TransferBench reports a pair's best (the slower ones are small copies
+    // measuring latency, or the staged path of another peer mode).
+    const report::CopyFigure *copy = nullptr;
 };
+
+void consider(Cell &c, const report::CopyFigure &f) {
+    if (!c.copy || f.gbps > c.copy->gbps) c.copy = &f;
+}
+
+std::string bandwidth_text(const report::CopyFigure &f) {
+    std::string t = fmt::format("<br><span class=\"bw\">{:.2f} GB/s</span>", f.gbps);
+    if (f.peak_gbps > 0)
+        t += fmt::format("<br><span class=\"pct\">{:.0f}% of {:.0f}</span>",
+                         100.0 * f.gbps / f.peak_gbps, f.peak_gbps);
+    return t;
+}
 
 const char *cell_class(const Cell &c) {
     if (c.fail) return "bad";
@@ -87,11 +103,24 @@ std::string heat_map(const std::string &family, const std::vector<const Instance
         else
             ++c.fail;
     }
+    // Bandwidth by each copy's own direction, into the cells of this family.
+    bool simulated = false, host_clock = false;
+    for (const auto *r : rs)
+        for (const auto &f : r->copies) {
+            if (f.src < 0 || f.dst < 0 || f.gbps <= 0) continue;
+            auto it = cells.find({f.src, f.dst});
+            if (it == cells.end()) continue;
+            consider(it->second, f);
+            simulated = simulated || f.simulated;
+            host_clock = host_clock || f.clock != "sdma-timestamp";
+        }
     if (cells.empty()) return {};
     std::string h = fmt::format(
         "<table class=\"heat\" data-family=\"{}\"><caption>{}: source device (row) &rarr; "
-        "destination device (column), passed/run</caption><tr><th></th>",
-        html_escape(family), html_escape(family));
+        "destination device (column), passed/run{}{}</caption><tr><th></th>",
+        html_escape(family), html_escape(family),
+        simulated ? "; GB/s SIMULATED (amdgpu-sim's own speed, not hardware)" : "",
+        host_clock ? "; some GB/s on the host clock (no SDMA timestamps)" : "");
     for (int b = 0; b < devices; ++b)
         h += fmt::format("<th>{}</th>", b);
     h += "</tr>";
@@ -105,9 +134,21 @@ std::string heat_map(const std::string &family, const std::vector<const Instance
             }
             const Cell &c = it->second;
             const int run = c.pass + c.fail;
-            h += fmt::format("<td class=\"{}\" title=\"{} pass, {} fail, {} skip\">{}</td>",
-                             cell_class(c), c.pass, c.fail, c.skip,
-                             run ? fmt::format("{}/{}", c.pass, run) : std::string("skip"));
+            std::string bw_attr, bw;
+            if (c.copy) {
+                const report::CopyFigure &f = *c.copy;
+                bw_attr =
+                    fmt::format(" data-gbps=\"{:.3f}\" data-bw=\"{} bytes in {} ns, {}, {} "
+                                "link{}{}\"",
+                                f.gbps, f.bytes, f.ns, f.clock, f.link,
+                                f.peak_gbps > 0 ? fmt::format(" peak {:.1f} GB/s", f.peak_gbps)
+                                                : std::string(" peak unknown"),
+                                f.simulated ? ", simulated" : "");
+                bw = bandwidth_text(f);
+            }
+            h += fmt::format("<td class=\"{}\" title=\"{} pass, {} fail, {} skip\"{}>{}{}</td>",
+                             cell_class(c), c.pass, c.fail, c.skip, bw_attr,
+                             run ? fmt::format("{}/{}", c.pass, run) : std::string("skip"), bw);
         }
         h += "</tr>";
     }
@@ -156,7 +197,8 @@ constexpr const char *kStyle = R"(<style>
 body{font-family:sans-serif;margin:1em 2em}
 table{border-collapse:collapse;margin:.5em 0 1.5em}
 td,th{border:1px solid #999;padding:2px 6px;font-size:13px}
-table.heat td{width:3.5em;text-align:center}
+table.heat td{min-width:3.5em;text-align:center}
+.bw{font-size:11px}.pct{font-size:10px;color:#333}
 .good{background:#7c7}.bad{background:#e66}.skip{background:#ddd}.none{background:#fff;color:#bbb}
 .fail{background:#fdd}
 code{font-size:12px}
@@ -196,8 +238,11 @@ std::string render_html(const RunResults &run) {
     h += fmt::format("<p id=\"totals\">{} instances: {} passed, {} failed, {} skipped.</p>\n",
                      run.records.size(), passed, failed, skipped);
     h += "<h2>Fingerprint</h2>\n" + fingerprint_table(fp) + "\n";
-    h += "<h2>Heat maps per case family</h2>\n<p>Bandwidth is not recorded by this harness "
-         "version; cells show passed/run instances of each ordered device pair.</p>\n";
+    h += "<h2>Heat maps per case family</h2>\n<p>Cells show passed/run instances of each "
+         "ordered device pair and, where a copy step ran between them, the GB/s of the fastest "
+         "copy (10<sup>9</sup> bytes/s, on the GPU's SDMA timestamp counter unless the caption "
+         "says otherwise) with its share of the link's nominal peak (KFD io_link "
+         "max_bandwidth).</p>\n";
     for (const auto &[family, rs] : families)
         h += heat_map(family, rs, devices);
 

@@ -2,9 +2,14 @@
 // mixed-4) gives ExpectedFail, UnexpectedPass and a regression that retries
 // do not turn into a flake; the self-test suite gives skips and flake
 // patterns; `peer-harness baseline` writes the fails file that makes the same
-// run pass the gate. The fault plan has no failure probability on this
-// branch, so Flake-by-retry is shown with a scripted executor in
-// baseline_test.cpp ("retries: ...").
+// run pass the gate. Flake-by-retry is shown with a scripted executor in
+// baseline_test.cpp ("retries: ..."): the fault plan's `probability` cannot
+// give one, by design. It decides by a fixed hash of (seed, occurrence
+// number) with occurrences counted per process, and every instance (and
+// every retry of it) is a fresh process, so a retry replays exactly the
+// choices of the first run. Seen with fixtures/faults/
+// k01-tail-loss-probability.yaml on mixed-4, --retries 2: every instance that
+// failed failed both retries (Regression, never Flake).
 #include "lab_test_util.hpp"
 
 #include <catch2/catch.hpp>

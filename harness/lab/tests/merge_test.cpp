@@ -28,6 +28,21 @@ TEST_CASE("record_differences ignores durations and logs, names everything else"
     b.duration_s = 2;
     b.log = "logs/00001.log";
     CHECK(record_differences({a}, {b}).empty());
+    // Measured copy times differ between any two runs; the copy itself not.
+    harness::report::CopyFigure f;
+    f.step = 2;
+    f.bytes = 4096;
+    f.ns = 100;
+    f.gbps = 40.96;
+    f.clock = "sdma-timestamp";
+    a.copies = {f};
+    f.ns = 200;
+    f.gbps = 20.48;
+    b.copies = {f};
+    CHECK(record_differences({a}, {b}).empty());
+    b.copies[0].bytes = 8192;
+    CHECK(record_differences({a}, {b}).size() == 1);
+    b.copies = a.copies;
     b.status = harness::report::Status::fail;
     CHECK(record_differences({a}, {b}).size() == 1);
     CHECK(record_differences({a}, {}) == std::vector<std::string>{"only in the first: s/x"});

@@ -81,6 +81,12 @@ extern "C" int peerLastCopyEngineDevice(void) {
     return thread_state().last_engine;
 }
 
+extern "C" hipError_t peerLastCopyTiming(peerCopyTiming *timing) {
+    if (!timing) return hipErrorInvalidValue;
+    *timing = thread_state().last_timing;
+    return hipSuccess;
+}
+
 extern "C" const char *peerCopyPathName(peerCopyPath path) {
     switch (path) {
     case peerCopyPathNone:

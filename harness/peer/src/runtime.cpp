@@ -99,6 +99,8 @@ void Runtime::init() {
             devs_.clear();
             return;
         }
+        // Without it copies are still timed, on the host clock.
+        if (kmd::Status c = make_gtt(*d, nullptr, kClockBytes, d->clock); !c) d->clock.reset();
     }
     kmsg_ = std::make_unique<kmd::KmsgLog>();
 }

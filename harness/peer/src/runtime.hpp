@@ -50,6 +50,12 @@ struct PeerDevice {
     std::unique_ptr<kmd::Queue> queue;
     sdma::Generation gen = sdma::Generation::v4;
     std::unique_ptr<GttBuffer> staging; // host transfers and raw access
+    // Slots of 16 bytes for the two SDMA TIMESTAMP values around a timed
+    // copy (peerLastCopyTiming); handed out round robin, so concurrent copies
+    // on this device use different slots. Null when it could not be made:
+    // copies are then timed on the host.
+    std::unique_ptr<GttBuffer> clock;
+    std::atomic<uint32_t> clock_slot{0};
     // Bytes per COPY_LINEAR packet. The kernel's copy_max_bytes is 4 MiB on
     // SDMA v4-v7, but Mesa keeps below 0x3fff00 before SDMA 5.2 because of an
     // undocumented hardware limit on the last 255 bytes of a 2^22-byte count
@@ -140,6 +146,7 @@ class Runtime {
     void poison_staging(int a, int b, uint64_t bytes, uint8_t byte);
     static constexpr uint64_t kBounceChunk = 8ull << 20; // two chunks per buffer
     static constexpr uint64_t kStagingBytes = 8ull << 20;
+    static constexpr uint64_t kClockBytes = 4096;
 
     // Maps a failed kernel call to the API's code (§3).
     static hipError_t map_kernel_error(const kmd::Status &s);

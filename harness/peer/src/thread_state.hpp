@@ -16,6 +16,7 @@ struct ThreadState {
     std::string last_text;
     peerCopyPath last_path = peerCopyPathNone;
     int last_engine = -1;
+    peerCopyTiming last_timing{}; // peerLastCopyTiming
     // hipGetLastError: the code of this thread's last failing HIP call.
     hipError_t last_error = hipSuccess;
 };

@@ -68,6 +68,33 @@ void one_copy(PairBuffers &b, size_t size, size_t so, size_t dof, Mode mode, boo
                                   : enabled              ? peerCopyPathDirect
                                                          : peerCopyPathStaged;
         CHECK(peerLastCopyPath() == want);
+        // The copy's timing: one job carries SDMA TIMESTAMP packets around
+        // the copy, read at the simulator's 100 MHz (a tiny copy may take
+        // 0 ticks); the staged path is always host-timed. The link is the
+        // one between the pair.
+        peerCopyTiming t{};
+        REQUIRE(peerLastCopyTiming(&t) == hipSuccess);
+        CHECK(t.bytes == size);
+        CHECK(t.host_nanoseconds > 0);
+        if (want == peerCopyPathStaged) {
+            CHECK(t.clock == peerCopyClockHostFence);
+            CHECK(t.nanoseconds == t.host_nanoseconds);
+            CHECK(t.engine_device == -1);
+        } else {
+            CHECK(t.clock == peerCopyClockSdmaTimestamp);
+            CHECK(t.counter_khz == 100000);
+            CHECK(t.nanoseconds % 10 == 0); // whole ticks of 10 ns
+            if (size >= 64 * Ki) CHECK(t.nanoseconds > 0);
+            CHECK(
+                t.engine_device ==
+                (want == peerCopyPathDirect && mode == Mode::src_maps_dst ? b.src_dev : b.dst_dev));
+        }
+        if (b.src_dev == b.dst_dev) {
+            CHECK(t.link_type == 0u);
+        } else if (want == peerCopyPathDirect) {
+            CHECK((t.link_type == 2u || t.link_type == 11u));
+            CHECK(t.link_max_mbytes > 0u);
+        }
     }
     // Read the window [0, guard + off + size + guard): the copied bytes must
     // be the source's, everything around them what the destination held.

@@ -54,4 +54,23 @@ std::string render_csv(const std::vector<InstanceRecord> &records) {
     return out;
 }
 
+std::string render_bandwidth_csv(const std::vector<InstanceRecord> &records) {
+    std::vector<const InstanceRecord *> sorted;
+    for (const auto &r : records)
+        if (!r.copies.empty()) sorted.push_back(&r);
+    std::sort(sorted.begin(), sorted.end(),
+              [](const auto *a, const auto *b) { return a->name < b->name; });
+    std::string out = "name,step,src,dst,bytes,ns,gbps,clock,link,peak_gbps,pct_peak,simulated\n";
+    for (const auto *r : sorted)
+        for (const auto &c : r->copies) {
+            const std::string peak = c.peak_gbps > 0 ? fmt::format("{:.3f}", c.peak_gbps) : "";
+            const std::string pct =
+                c.peak_gbps > 0 ? fmt::format("{:.1f}", 100.0 * c.gbps / c.peak_gbps) : "";
+            out += fmt::format("{},{},{},{},{},{},{:.3f},{},{},{},{},{}\n", field(r->name), c.step,
+                               c.src, c.dst, c.bytes, c.ns, c.gbps, c.clock, c.link, peak, pct,
+                               c.simulated ? "simulated" : "measured");
+        }
+    return out;
+}
+
 } // namespace harness::report

@@ -37,6 +37,35 @@ bool is_success(Status s) {
     return s == Status::pass || s == Status::skip || s == Status::dmesg_warn;
 }
 
+nlohmann::json to_json(const CopyFigure &c) {
+    nlohmann::json j{{"step", c.step},   {"src", c.src},   {"dst", c.dst},
+                     {"bytes", c.bytes}, {"ns", c.ns},     {"gbps", c.gbps},
+                     {"clock", c.clock}, {"link", c.link}, {"simulated", c.simulated}};
+    if (c.peak_gbps > 0) j["peak_gbps"] = c.peak_gbps;
+    return j;
+}
+
+CopyFigure copy_from_json(const nlohmann::json &j) {
+    CopyFigure c;
+    if (!j.is_object()) return c;
+    // A field of the wrong type leaves the rest as parsed: figures are
+    // informative, never a reason to drop the instance's record.
+    try {
+        c.step = j.value("step", 0);
+        c.src = j.value("src", -1);
+        c.dst = j.value("dst", -1);
+        c.bytes = j.value("bytes", uint64_t{0});
+        c.ns = j.value("ns", uint64_t{0});
+        c.gbps = j.value("gbps", 0.0);
+        c.clock = j.value("clock", "");
+        c.link = j.value("link", "");
+        c.peak_gbps = j.value("peak_gbps", 0.0);
+        c.simulated = j.value("simulated", false);
+    } catch (const nlohmann::json::exception &) {
+    }
+    return c;
+}
+
 nlohmann::json to_json(const InstanceRecord &r) {
     nlohmann::json j;
     j["index"] = r.index;
@@ -63,6 +92,12 @@ nlohmann::json to_json(const InstanceRecord &r) {
     if (!r.kernel_log.empty()) j["kernel_log"] = r.kernel_log;
     j["duration_s"] = r.duration_s;
     if (!r.log.empty()) j["log"] = r.log;
+    if (!r.copies.empty()) {
+        nlohmann::json c = nlohmann::json::array();
+        for (const auto &x : r.copies)
+            c.push_back(to_json(x));
+        j["copies"] = c;
+    }
     return j;
 }
 
@@ -99,6 +134,9 @@ std::optional<InstanceRecord> record_from_json(const nlohmann::json &j, std::str
             if (k.is_string()) r.kernel_errors.push_back(k.get<std::string>());
     r.duration_s = j.value("duration_s", 0.0);
     r.log = j.value("log", "");
+    if (j.contains("copies") && j["copies"].is_array())
+        for (const auto &c : j["copies"])
+            r.copies.push_back(copy_from_json(c));
     return r;
 }
 

@@ -196,3 +196,80 @@ TEST_CASE("compare: every kind of status change and what gates", "[compare]") {
     CHECK(compare_runs({rec(1, "s/x", Status::pass)}, {}).gates());
     CHECK_FALSE(compare_runs({}, {rec(1, "s/x", Status::fail)}).gates());
 }
+
+namespace {
+InstanceRecord with_copy(InstanceRecord r, double gbps, bool simulated = false,
+                         const char *clock = "sdma-timestamp", uint64_t bytes = 4 << 20) {
+    CopyFigure f;
+    f.step = 3;
+    f.src = 0;
+    f.dst = 1;
+    f.bytes = bytes;
+    f.gbps = gbps;
+    f.ns = static_cast<uint64_t>(static_cast<double>(bytes) / gbps);
+    f.clock = clock;
+    f.link = "pcie";
+    f.peak_gbps = 32;
+    f.simulated = simulated;
+    r.copies.push_back(f);
+    return r;
+}
+} // namespace
+
+TEST_CASE("compare: bandwidth beyond the threshold, and what of it gates", "[compare]") {
+    const InstanceRecord base = with_copy(rec(1, "s/x", Status::pass), 20.0);
+    struct Row {
+        double after;
+        bool simulated;
+        const char *clock;
+        double threshold;
+        size_t listed;
+        bool gates;
+    };
+    const Row table[] = {
+        {19.0, false, "sdma-timestamp", 10, 0, false},        // -5%: noise
+        {17.0, false, "sdma-timestamp", 10, 1, true},         // -15%: slower, gates
+        {17.0, false, "sdma-timestamp", 20, 0, false},        // -15% under a 20% threshold
+        {25.0, false, "sdma-timestamp", 10, 1, false},        // +25%: listed, faster never gates
+        {10.0, true, "sdma-timestamp", 10, 1, false},         // simulated: listed, not gated
+        {10.0, false, "host-fence", 10, 0, false},            // clocks differ: not compared
+        {18.1, false, "sdma-timestamp", 10, 0, false},        // -9.5%: just inside
+        {20.0 * 0.899, false, "sdma-timestamp", 10, 1, true}, // -10.1%: just beyond
+    };
+    for (const auto &row : table) {
+        CAPTURE(row.after, row.simulated, row.clock, row.threshold);
+        Comparison c = compare_runs(
+            {base}, {with_copy(rec(1, "s/x", Status::pass), row.after, row.simulated, row.clock)},
+            CompareOptions{row.threshold});
+        CHECK(c.bandwidth.size() == row.listed);
+        CHECK(c.gates() == row.gates);
+        CHECK(c.bandwidth_clock_changed == (std::string(row.clock) == "host-fence" ? 1 : 0));
+    }
+    // Another byte count is another measurement: never matched.
+    CHECK(compare_runs({base},
+                       {with_copy(rec(1, "s/x", Status::pass), 5.0, false, "sdma-timestamp", 4096)})
+              .bandwidth.empty());
+    Comparison slow = compare_runs({base}, {with_copy(rec(1, "s/x", Status::pass), 10.0)});
+    REQUIRE(slow.bandwidth.size() == 1);
+    CHECK(slow.bandwidth[0].percent == Approx(-50.0));
+    const std::string text = render_comparison(slow);
+    CHECK(text.find("bandwidth beyond 10%") != std::string::npos);
+    CHECK(text.find("20.000 ->    10.000 GB/s  -50.0% s/x step 3") != std::string::npos);
+    CHECK(text.find("gate: FAIL") != std::string::npos);
+    const std::string sim = render_comparison(
+        compare_runs({base}, {with_copy(rec(1, "s/x", Status::pass), 10.0, true)}));
+    CHECK(sim.find("bandwidth of 1 simulated copy step(s) moved beyond 10%") != std::string::npos);
+    CHECK(sim.find("gate: pass") != std::string::npos);
+}
+
+TEST_CASE("copy figures survive the journal and reach bandwidth.csv", "[csv]") {
+    InstanceRecord r = with_copy(rec(1, "s/x", Status::pass), 8.0, true);
+    std::string err;
+    auto back = record_from_json(to_json(r), err);
+    REQUIRE(back);
+    REQUIRE(back->copies.size() == 1);
+    CHECK(back->copies[0] == r.copies[0]);
+    CHECK(render_bandwidth_csv({r, rec(2, "s/none", Status::pass)}) ==
+          "name,step,src,dst,bytes,ns,gbps,clock,link,peak_gbps,pct_peak,simulated\n"
+          "s/x,3,0,1,4194304,524288,8.000,sdma-timestamp,pcie,32.000,25.0,simulated\n");
+}

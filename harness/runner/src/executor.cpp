@@ -29,6 +29,7 @@ nlohmann::json Interpreter::run() {
         ++index;
         if (!in_.runs(step)) continue;
         ++ran;
+        step_index_ = index;
         peerClearLastKernelError();
         std::string failure = execute(step);
         if (failure.empty()) continue;
@@ -42,6 +43,7 @@ nlohmann::json Interpreter::run() {
         break;
     }
     out["steps_run"] = ran;
+    if (!copies_.empty()) out["copies"] = copies_;
     out["status"] = out["failures"].empty() ? "pass" : "fail";
     const KernelLogVerdict v = classify_kernel_log(kmsg.read_new(), static_cast<int>(getpid()),
                                                    expected_kernel_events_ & kExpectVmFault,

@@ -179,6 +179,12 @@ class Interpreter {
         peerPoisonStaging(a, b, bytes < SIZE_MAX / 2 ? 2 * bytes : bytes, kPoison);
     }
 
+    // One entry per successful memcpy_peer step: bytes, time on the clock
+    // peerLastCopyTiming names, GB/s, the link and its nominal peak.
+    nlohmann::json copies_ = nlohmann::json::array();
+    int step_index_ = 0; // 1-based index of the step being executed
+    void record_copy(int dst_dev, int src_dev);
+
     // Kernel events a step asked for (the kernel-log verdict ignores those).
     static constexpr unsigned kExpectVmFault = 1, kExpectReset = 2;
     unsigned expected_kernel_events_ = 0;

@@ -3,6 +3,7 @@
 #include "cases/hip_codes.hpp"
 #include "cases/pattern.hpp"
 #include "cases/step_table.hpp"
+#include "runner/settings.hpp"
 
 #include <peer/peer_debug.h>
 
@@ -153,7 +154,36 @@ std::string Interpreter::memcpy_peer(const Step &s) {
             return fmt::format("{} took the {} path, expected {}", call, g ? g : "?", path);
         }
     }
+    record_copy(dd, sd);
     return {};
+}
+
+void Interpreter::record_copy(int dst_dev, int src_dev) {
+    peerCopyTiming t{};
+    if (peerLastCopyTiming(&t) != hipSuccess || t.clock == peerCopyClockNone || t.bytes == 0)
+        return;
+    // Asked once per process: the kernel interface, not the environment,
+    // says whether these are the simulator's figures (settings.hpp).
+    static const bool simulated = running_on_simulator();
+    nlohmann::json c;
+    c["step"] = step_index_;
+    c["src"] = src_dev;
+    c["dst"] = dst_dev;
+    c["bytes"] = t.bytes;
+    c["ns"] = t.nanoseconds;
+    // bytes per nanosecond is GB/s (10^9 bytes per second).
+    c["gbps"] =
+        t.nanoseconds ? static_cast<double>(t.bytes) / static_cast<double>(t.nanoseconds) : 0.0;
+    c["clock"] = t.clock == peerCopyClockSdmaTimestamp ? "sdma-timestamp" : "host-fence";
+    if (t.counter_khz) c["counter_khz"] = t.counter_khz;
+    c["link"] = dst_dev == src_dev  ? "local"
+                : t.link_type == 11 ? "xgmi"
+                : t.link_type == 2  ? "pcie"
+                                    : "unknown";
+    // KFD's io_link max_bandwidth is MB/s (10^6): /1000 is GB/s.
+    if (t.link_max_mbytes) c["peak_gbps"] = t.link_max_mbytes / 1000.0;
+    c["simulated"] = simulated;
+    copies_.push_back(std::move(c));
 }
 
 std::string Interpreter::verify(Buffer &b, const std::string &name) {

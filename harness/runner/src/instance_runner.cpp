@@ -42,6 +42,8 @@ void outcome_into(const ChildOutcome &o, double timeout_s, InstanceRecord &r) {
         if (!r.failures.empty()) r.reason = r.failures.front().message;
         for (const auto &k : j.value("kernel_log", nlohmann::json::array()))
             r.kernel_log.push_back(k.get<std::string>());
+        for (const auto &c : j.value("copies", nlohmann::json::array()))
+            r.copies.push_back(report::copy_from_json(c));
         // IGT's kernel-log statuses: an unasked fault or reset fails the
         // instance; a failure with its own amdgpu lines is dmesg-fail too;
         // warnings on a pass make it dmesg-warn.

@@ -20,7 +20,8 @@ std::string start_results_dir(const RunSettings &s, const cases::Topology &t,
             return "results directory " + s.results_dir +
                    " already holds a run: use --resume to continue it or --overwrite to replace it";
         for (const char *f : {tokens::kJournalFile, tokens::kMetadataFile, tokens::kInstancesFile,
-                              tokens::kJunitFile, tokens::kSummaryFile, tokens::kCsvFile})
+                              tokens::kJunitFile, tokens::kSummaryFile, tokens::kCsvFile,
+                              tokens::kBandwidthCsvFile})
             fs::remove(dir / f, ec);
         fs::remove_all(dir / tokens::kLogsDir, ec);
     }

@@ -43,6 +43,8 @@ void write_derived(const std::string &dir, const std::vector<InstanceRecord> &re
         << report::render_junit(recs, "peer-harness");
     std::ofstream(fs::path(dir) / report::tokens::kSummaryFile) << summary;
     std::ofstream(fs::path(dir) / report::tokens::kCsvFile) << report::render_csv(recs);
+    std::ofstream(fs::path(dir) / report::tokens::kBandwidthCsvFile)
+        << report::render_bandwidth_csv(recs);
 }
 
 // Baseline skips (harness/lab): matching instances are not run; the reason
@@ -270,7 +272,8 @@ int summary_command(const std::string &dir) {
     return sum.total.failures() == 0 ? 0 : 1;
 }
 
-int compare_command(const std::string &before_dir, const std::string &after_dir) {
+int compare_command(const std::string &before_dir, const std::string &after_dir,
+                    double bandwidth_threshold_pct) {
     std::vector<InstanceRecord> runs[2];
     const std::string dirs[2] = {before_dir, after_dir};
     for (int i = 0; i < 2; ++i) {
@@ -281,7 +284,7 @@ int compare_command(const std::string &before_dir, const std::string &after_dir)
         }
         runs[i] = report::records_of(report::read_journal(path));
     }
-    report::Comparison c = report::compare_runs(runs[0], runs[1]);
+    report::Comparison c = report::compare_runs(runs[0], runs[1], {bandwidth_threshold_pct});
     std::cout << report::render_comparison(c);
     return c.gates() ? 1 : 0;
 }

@@ -24,6 +24,9 @@ struct DeviceInfo {
     uint64_t va_offset = 0, va_max = 0;      // DEV_INFO virtual_address_offset/max
     uint64_t va_alignment = 4096;
     uint64_t vram_bytes = 0, visible_vram_bytes = 0, gtt_bytes = 0;
+    // DEV_INFO gpu_counter_freq: the rate of the counter SDMA TIMESTAMP
+    // (GET_GLOBAL) writes, in kHz; 0 when the kernel reports none.
+    uint64_t gpu_counter_freq_khz = 0;
 };
 
 class Device {

@@ -18,6 +18,10 @@ struct Link {
     uint32_t type = 0; // HSA_IOLINKTYPE_* (2 PCIe, 11 XGMI)
     uint32_t weight = 0;
     uint32_t flags = 0; // HSA_LINKPROPERTY bits: 0 Override ... 4 NoPeerToPeerDMA
+    // io_link max_bandwidth in MB/s as KFD computes it (PCIe: lanes x speed of
+    // the link caps; XGMI: per-link rate); 0 when the kernel gives none. The
+    // nominal peak a measured copy is compared with.
+    uint32_t max_bandwidth_mbytes = 0;
 };
 
 struct GpuNode {

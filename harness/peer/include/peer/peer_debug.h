@@ -70,6 +70,36 @@ peerCopyPath peerLastCopyPath(void);
 int peerLastCopyEngineDevice(void);
 const char *peerCopyPathName(peerCopyPath path);
 
+/* How long this thread's last successful hipMemcpyPeer took, and on which
+ * clock. A copy that is one SDMA job (same device, direct) carries two SDMA
+ * TIMESTAMP (GET_GLOBAL) packets in its IB, just before and just after the
+ * COPY_LINEAR packets; their difference at the device's DEV_INFO
+ * gpu_counter_freq is the GPU's own time of the copy. The staged path runs on
+ * two engines, so it is timed on the host from submission to the last fence
+ * (peerCopyClockHostFence), as is a one-job copy whose timestamps are unusable
+ * (no counter frequency, no buffer for them, the engine wrote none). A copy
+ * shorter than one counter tick has nanoseconds 0 on the timestamp clock.
+ * The link is the KFD io_link from the engine's device to the other device
+ * (type 11 XGMI, 2 PCIe, 0 for a copy within one device) with its nominal
+ * max_bandwidth in MB/s (0 unknown). */
+typedef enum peerCopyClock {
+    peerCopyClockNone = 0,          /* no timed copy yet on this thread */
+    peerCopyClockSdmaTimestamp = 1, /* SDMA TIMESTAMP packets around the copy */
+    peerCopyClockHostFence = 2      /* host monotonic clock, submit to fence */
+} peerCopyClock;
+typedef struct peerCopyTiming {
+    peerCopyClock clock;
+    uint64_t bytes;
+    uint64_t nanoseconds;      /* on `clock` */
+    uint64_t host_nanoseconds; /* host time of the same copy, for comparison */
+    uint64_t counter_khz;      /* gpu_counter_freq used (timestamp clock only) */
+    int engine_device;         /* device whose engine ran it, -1 for staged */
+    uint32_t link_type;        /* HSA_IOLINKTYPE_*: 11 XGMI, 2 PCIe, 0 none */
+    uint32_t link_max_mbytes;  /* KFD io_link max_bandwidth, MB/s, 0 unknown */
+} peerCopyTiming;
+/* NULL -> hipErrorInvalidValue. Zeroed (clock None) before the first copy. */
+hipError_t peerLastCopyTiming(peerCopyTiming *timing);
+
 /* Identity of a device as the kernel reports it. */
 typedef struct peerDeviceInfo {
     int kfd_node;       /* KFD topology node id */

@@ -15,4 +15,10 @@ namespace harness::report {
 const char *csv_status(Status s);
 std::string render_csv(const std::vector<InstanceRecord> &records);
 
+// bandwidth.csv: one row per measured copy, kept out of results.csv so that
+// file stays in deqp-runner's three columns. Header line first; sorted by
+// name then step. pct_peak is empty where the link's peak is unknown.
+// name,step,src,dst,bytes,ns,gbps,clock,link,peak_gbps,pct_peak,simulated
+std::string render_bandwidth_csv(const std::vector<InstanceRecord> &records);
+
 } // namespace harness::report

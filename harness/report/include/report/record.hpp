@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -33,6 +34,26 @@ struct StepFailure {
     std::string doc; // the documentation sentence the step checks, if any
 };
 
+// One copy step's measured bandwidth (peerLastCopyTiming): `clock` is
+// "sdma-timestamp" (the GPU's counter, TIMESTAMP packets around the copy) or
+// "host-fence" (host time, submission to fence); `link` is "xgmi", "pcie",
+// "local" or "unknown" with KFD's nominal peak (0 unknown); `simulated` when
+// the run was on amdgpu-sim, whose figures say nothing about hardware.
+struct CopyFigure {
+    int step = 0; // 1-based step index
+    int src = -1, dst = -1;
+    uint64_t bytes = 0;
+    uint64_t ns = 0;
+    double gbps = 0;
+    std::string clock;
+    std::string link;
+    double peak_gbps = 0;
+    bool simulated = false;
+    bool operator==(const CopyFigure &) const = default;
+};
+nlohmann::json to_json(const CopyFigure &c);
+CopyFigure copy_from_json(const nlohmann::json &j);
+
 struct InstanceRecord {
     int index = 0;
     std::string name;
@@ -45,7 +66,8 @@ struct InstanceRecord {
     std::vector<std::string> kernel_errors; // peerLastKernelError() after failing steps
     std::vector<std::string> kernel_log;    // this instance's amdgpu lines from /dev/kmsg
     double duration_s = 0;
-    std::string log; // path of the child's output, relative to the results dir
+    std::string log;                // path of the child's output, relative to the results dir
+    std::vector<CopyFigure> copies; // bandwidth of each successful copy step
 };
 
 nlohmann::json to_json(const InstanceRecord &r);

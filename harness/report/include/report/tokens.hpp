@@ -20,6 +20,7 @@ inline constexpr const char *kLogsDir = "logs";
 inline constexpr const char *kJunitFile = "junit.xml";
 inline constexpr const char *kSummaryFile = "summary.txt";
 inline constexpr const char *kCsvFile = "results.csv";
+inline constexpr const char *kBandwidthCsvFile = "bandwidth.csv";
 
 inline constexpr const char *kEvent = "event";
 inline constexpr const char *kEventStart = "start";

@@ -4,6 +4,8 @@
 // one failed/crashed/timed out, 2 bad input (case file, options, results dir).
 #pragma once
 
+#include "report/compare.hpp"
+
 #include "runner/settings.hpp"
 
 namespace harness::runner {
@@ -13,7 +15,9 @@ int list_command(const RunSettings &s);              // resolved instances, with
 int check_command(const RunSettings &s);             // load + expand only
 int summary_command(const std::string &results_dir); // re-derive summary + junit
 // Two results directories: new failures and fixes; 1 if anything regressed.
-int compare_command(const std::string &before_dir, const std::string &after_dir);
+// Exit 1 when the comparison gates (report::Comparison::gates), 2 bad input.
+int compare_command(const std::string &before_dir, const std::string &after_dir,
+                    double bandwidth_threshold_pct = report::kDefaultBandwidthThresholdPct);
 // Documented function/code pairs asserted on this machine; 1 if any is not.
 int coverage_command(const RunSettings &s);
 
