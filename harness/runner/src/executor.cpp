@@ -47,7 +47,9 @@ nlohmann::json Interpreter::run() {
                                                    expected_kernel_events_ & kExpectVmFault,
                                                    expected_kernel_events_ & kExpectReset);
     if (!v.lines.empty()) out["kernel_log"] = v.lines;
-    if (v.unexpected_fault || v.unexpected_reset)
+    if (v.kernel_bug)
+        out["dmesg"] = "fail: a kernel WARNING / oops in this process";
+    else if (v.unexpected_fault || v.unexpected_reset)
         out["dmesg"] = std::string("fail: ") +
                        (v.unexpected_fault ? "a GPU page fault no step asked for"
                                            : "a ring timeout / GPU reset no step asked for");
