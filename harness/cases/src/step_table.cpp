@@ -269,6 +269,12 @@ constexpr ArgSpec kDeviceAttribute[] = {
      kAttributes},
     {"out", ArgKind::word, false, "`out` (a valid int*, default) or `null`", kOutOrNull},
 };
+constexpr ArgSpec kSetCopyPacketMax[] = {
+    {"device", ArgKind::expr, true, "the device whose copies are split, e.g. $a"},
+    {"bytes", ArgKind::expr, true,
+     "bytes per COPY_LINEAR packet, at most the engine's copy_max_bytes (4Mi); 0 restores the "
+     "default"},
+};
 constexpr ArgSpec kVerify[] = {{"buffer", ArgKind::buffer_ref, true, "a buffer allocated earlier"}};
 constexpr ArgSpec kRawRead[] = {
     {"device", ArgKind::expr, true, "the device whose SDMA engine reads, e.g. $c"},
@@ -382,6 +388,9 @@ constexpr StepSpec kSteps[] = {
      "hipDeviceGetPCIBusId and every hipDeviceGetAttribute"},
     {StepKind::device_get_attribute, "device_get_attribute", nullptr, true, kDeviceAttribute,
      "hipDeviceGetAttribute; on success the value is hipGetDeviceProperties' field"},
+    {StepKind::set_copy_packet_max, "set_copy_packet_max", nullptr, true, kSetCopyPacketMax,
+     "peerSetCopyPacketMax: the device's copies (every path) use COPY_LINEAR packets of at "
+     "most `bytes`; reset to the default when the instance ends"},
     {StepKind::verify, "verify", "buffer", false, kVerify,
      "reads a whole allocation back (guards included) and compares it byte for byte"},
     {StepKind::raw_sdma_read, "raw_sdma_read", nullptr, false, kRawRead,

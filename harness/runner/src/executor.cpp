@@ -196,6 +196,14 @@ std::string Interpreter::dispatch(const Step &s) {
         return device_properties(s);
     case StepKind::device_get_attribute:
         return device_attribute(s);
+    case StepKind::set_copy_packet_max: {
+        // The runner's fresh state restores the default between instances
+        // (fresh_state.cpp), so a case never leaks its packet size.
+        const int d = static_cast<int>(num(s, "device", 0));
+        const int64_t bytes = num(s, "bytes", 0);
+        return code_check(s, peerSetCopyPacketMax(d, static_cast<size_t>(bytes)),
+                          fmt::format("peerSetCopyPacketMax({}, {})", d, bytes));
+    }
     case StepKind::verify:
         return verify(buffer(s.arg("buffer")->word), s.arg("buffer")->word);
     case StepKind::raw_sdma_read:
