@@ -129,6 +129,23 @@ constexpr ArgSpec kKernelDmabuf[] = {
      "stay_in_vram: the exporter's drm-memory-vram/gtt (fdinfo) do not change", kDmabufMust},
 };
 
+constexpr const char *kVmOps[] = {"offset",        "replace", "unmap_map", "clear_map",
+                                  "neighbour_map", "unmap",   "free"};
+constexpr const char *kVmDomains[] = {"vram", "gtt"};
+constexpr ArgSpec kKernelVm[] = {
+    {"device", ArgKind::expr, true, "the device whose VM is changed, e.g. $a"},
+    {"op", ArgKind::word, true,
+     "offset (MAP with offset_in_bo), replace (REPLACE over a mapping), unmap_map, clear_map "
+     "(UNMAP / CLEAR then MAP another BO), neighbour_map (MAP beside a valid PTE of the same "
+     "8-PTE block), unmap or free (UNMAP / GEM_CLOSE of a mapped BO: the next job must fault)",
+     kVmOps},
+    {"domain", ArgKind::word, false, "vram or gtt (default): where the mapped BOs live",
+     kVmDomains},
+    {"bytes", ArgKind::expr, false, "bytes mapped, a multiple of 4Ki (default 64Ki)"},
+    {"offset", ArgKind::expr, false,
+     "for op offset: offset_in_bo, a multiple of 4Ki (default 4Ki)"},
+};
+
 constexpr ArgSpec kSetDevice[] = {
     {"device", ArgKind::expr, true, "a device number expression such as $a or 0"}};
 constexpr ArgSpec kGetDevice[] = {
@@ -418,6 +435,9 @@ constexpr StepSpec kSteps[] = {
      "a job on peer that waits (SYNCOBJ_IN) for a blocked job on device finishes only after it"},
     {StepKind::kernel_dmabuf, "kernel_dmabuf", nullptr, false, kKernelDmabuf,
      "exports a VRAM BO, imports and maps it on peer; checks where the exporter's BO lives"},
+    {StepKind::kernel_vm, "kernel_vm", nullptr, false, kKernelVm,
+     "one GEM_VA change or GEM_CLOSE, then the very next SDMA job reads the range: it must see "
+     "the new mapping's bytes (or fault where nothing is mapped)"},
     {StepKind::provoke, "provoke", nullptr, false, kProvoke,
      "disruptive: provokes a hang or a VM fault on a device and asserts the HIP code, the "
      "kernel's outcome and the recovery after hipDeviceReset"},
@@ -435,6 +455,7 @@ bool is_kernel_step(StepKind kind) {
     case StepKind::kernel_syncobj:
     case StepKind::kernel_dependency:
     case StepKind::kernel_dmabuf:
+    case StepKind::kernel_vm:
         return true;
     default:
         return false;

@@ -241,6 +241,8 @@ std::string Interpreter::dispatch(const Step &s) {
     case StepKind::kernel_dependency:
     case StepKind::kernel_dmabuf:
         return kernel_step(s);
+    case StepKind::kernel_vm:
+        return kernel_vm(s);
     }
     return "step kind not handled by the interpreter";
 }

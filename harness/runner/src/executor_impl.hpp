@@ -237,6 +237,8 @@ class Interpreter {
 
     // kernel_* steps (executor_kernel.cpp).
     std::string kernel_step(const Step &s);
+    // kernel_vm (executor_kernel_vm.cpp): what the next job sees after a VA change.
+    std::string kernel_vm(const Step &s);
 };
 
 } // namespace harness::runner::detail

@@ -29,6 +29,8 @@ std::string errno_text(const kmd::Status &st) {
     return st.ok() ? "ok" : kmd::errno_name(st.err);
 }
 
+} // namespace
+
 sdma::Generation generation(const kmd::RawFile &f) {
     auto g = sdma::generation_for_ip(f.info().sdma_major);
     if (!g) throw StepError{fmt::format("SDMA {}.x is not supported", f.info().sdma_major)};
@@ -39,76 +41,63 @@ void require(const kmd::Status &st, const std::string &what) {
     if (!st.ok()) throw StepError{what + ": " + st.describe()};
 }
 
-} // namespace
-
 Interpreter::Interpreter(const Instance &in, const Topology &t) : in_(in), topo_(t) {}
 
+KernelFile &KernelSteps::file(int device) {
+    if (auto it = k_.files.find(device); it != k_.files.end()) return it->second;
+    if (!k_.have_topology) {
+        kmd::Topology t;
+        require(kmd::read_topology(t), "reading the KFD topology");
+        for (size_t i : kmd::visible_devices(t.gpus.size(), std::getenv("ROCR_VISIBLE_DEVICES"),
+                                             std::getenv("HIP_VISIBLE_DEVICES")))
+            k_.render_minor.push_back(t.gpus[i].render_minor);
+        k_.have_topology = true;
+    }
+    if (device < 0 || size_t(device) >= k_.render_minor.size())
+        throw StepError{
+            fmt::format("device {} does not exist ({} visible)", device, k_.render_minor.size())};
+    KernelFile f;
+    require(kmd::RawFile::open(k_.render_minor[size_t(device)], f.file),
+            fmt::format("opening device {}'s render node", device));
+    require(f.file->ctx_alloc(f.ctx), "AMDGPU_CTX");
+    f.next_va = std::max<uint64_t>(kFirstVa, f.file->info().va_offset);
+    require(f.file->gem_create(kIbBoBytes, AMDGPU_GEM_DOMAIN_GTT, 0, f.ib_bo),
+            "GEM_CREATE of the IB buffer");
+    void *cpu = nullptr;
+    require(f.file->cpu_map(f.ib_bo, kIbBoBytes, &cpu), "mapping the IB buffer");
+    f.ib_cpu = static_cast<uint32_t *>(cpu);
+    f.ib_va = map_new(f, f.ib_bo, kIbBoBytes);
+    return k_.files.emplace(device, std::move(f)).first->second;
+}
+
+uint64_t KernelSteps::map_new(KernelFile &f, uint32_t handle, uint64_t bytes) {
+    const uint64_t va = f.next_va;
+    require(f.file->gem_va(handle, AMDGPU_VA_OP_MAP, va, 0, bytes,
+                           AMDGPU_VM_PAGE_READABLE | AMDGPU_VM_PAGE_WRITEABLE),
+            "GEM_VA map of a helper buffer");
+    f.next_va += (bytes + 0xffff) & ~uint64_t(0xffff);
+    f.next_va += 0x10000; // a guard page range between helper mappings
+    return va;
+}
+
+uint64_t KernelSteps::place_ib(KernelFile &f, std::vector<uint32_t> ib) {
+    sdma::pad(ib, generation(*f.file), 8);
+    const uint32_t bytes = uint32_t(ib.size() * 4);
+    const uint32_t at = (f.ib_next + 255) & ~255u;
+    if (at + bytes > kIbBoBytes) throw StepError{"the instance used up its IB buffer"};
+    std::memcpy(reinterpret_cast<char *>(f.ib_cpu) + at, ib.data(), bytes);
+    f.ib_next = at + bytes;
+    return f.ib_va + at;
+}
+
+std::vector<uint32_t> KernelSteps::nop_ib(KernelFile &f) {
+    std::vector<uint32_t> ib;
+    if (sdma::nop(ib, generation(*f.file), 8) != sdma::Error::none)
+        throw StepError{"cannot encode a NOP"};
+    return ib;
+}
+
 namespace {
-
-// The step's own helpers over KernelState; throw StepError on anything that
-// is not what the step checks.
-class KernelSteps {
-  public:
-    explicit KernelSteps(KernelState &k) : k_(k) {}
-
-    KernelFile &file(int device) {
-        if (auto it = k_.files.find(device); it != k_.files.end()) return it->second;
-        if (!k_.have_topology) {
-            kmd::Topology t;
-            require(kmd::read_topology(t), "reading the KFD topology");
-            for (size_t i : kmd::visible_devices(t.gpus.size(), std::getenv("ROCR_VISIBLE_DEVICES"),
-                                                 std::getenv("HIP_VISIBLE_DEVICES")))
-                k_.render_minor.push_back(t.gpus[i].render_minor);
-            k_.have_topology = true;
-        }
-        if (device < 0 || size_t(device) >= k_.render_minor.size())
-            throw StepError{fmt::format("device {} does not exist ({} visible)", device,
-                                        k_.render_minor.size())};
-        KernelFile f;
-        require(kmd::RawFile::open(k_.render_minor[size_t(device)], f.file),
-                fmt::format("opening device {}'s render node", device));
-        require(f.file->ctx_alloc(f.ctx), "AMDGPU_CTX");
-        f.next_va = std::max<uint64_t>(kFirstVa, f.file->info().va_offset);
-        require(f.file->gem_create(kIbBoBytes, AMDGPU_GEM_DOMAIN_GTT, 0, f.ib_bo),
-                "GEM_CREATE of the IB buffer");
-        void *cpu = nullptr;
-        require(f.file->cpu_map(f.ib_bo, kIbBoBytes, &cpu), "mapping the IB buffer");
-        f.ib_cpu = static_cast<uint32_t *>(cpu);
-        f.ib_va = map_new(f, f.ib_bo, kIbBoBytes);
-        return k_.files.emplace(device, std::move(f)).first->second;
-    }
-
-    // Maps a whole BO at the next free address of the file's VM.
-    uint64_t map_new(KernelFile &f, uint32_t handle, uint64_t bytes) {
-        const uint64_t va = f.next_va;
-        require(f.file->gem_va(handle, AMDGPU_VA_OP_MAP, va, 0, bytes,
-                               AMDGPU_VM_PAGE_READABLE | AMDGPU_VM_PAGE_WRITEABLE),
-                "GEM_VA map of a helper buffer");
-        f.next_va += (bytes + 0xffff) & ~uint64_t(0xffff);
-        f.next_va += 0x10000; // a guard page range between helper mappings
-        return va;
-    }
-
-    // Writes `ib` into the next IB slot; returns its GPU address.
-    uint64_t place_ib(KernelFile &f, std::vector<uint32_t> ib) {
-        sdma::pad(ib, generation(*f.file), 8);
-        const uint32_t bytes = uint32_t(ib.size() * 4);
-        const uint32_t at = (f.ib_next + 255) & ~255u;
-        if (at + bytes > kIbBoBytes) throw StepError{"the instance used up its IB buffer"};
-        std::memcpy(reinterpret_cast<char *>(f.ib_cpu) + at, ib.data(), bytes);
-        f.ib_next = at + bytes;
-        return f.ib_va + at;
-    }
-
-    std::vector<uint32_t> nop_ib(KernelFile &f) {
-        std::vector<uint32_t> ib;
-        if (sdma::nop(ib, generation(*f.file), 8) != sdma::Error::none)
-            throw StepError{"cannot encode a NOP"};
-        return ib;
-    }
-
-    KernelState &k_;
-};
 
 uint64_t domain_bits(const std::string &w) {
     if (w == "vram") return AMDGPU_GEM_DOMAIN_VRAM;

@@ -55,6 +55,7 @@ enum class StepKind {
     kernel_syncobj,
     kernel_dependency,
     kernel_dmabuf,
+    kernel_vm,
     provoke,
     memcpy,
     memcpy_async,
