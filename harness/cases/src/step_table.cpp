@@ -56,7 +56,7 @@ constexpr const char *kWaitSeq[] = {"issued", "future"};
 constexpr const char *kWaitMust[] = {"signaled", "busy"};
 constexpr const char *kSyncState[] = {"signaled", "unsignaled", "signaled_then_reset",
                                       "unsignaled_then_signaled"};
-constexpr const char *kDmabufMust[] = {"stay_in_vram"};
+constexpr const char *kDmabufMust[] = {"stay_in_vram", "readable_after_close"};
 
 constexpr ArgSpec kErrnoArg = {"errno", ArgKind::word, false,
                                "the errno the ioctl must fail with, or ok (default ok)", kErrnos};
@@ -124,9 +124,12 @@ constexpr ArgSpec kKernelDependency[] = {
 constexpr ArgSpec kKernelDmabuf[] = {
     {"device", ArgKind::expr, true, "the exporting device, e.g. $a"},
     {"peer", ArgKind::expr, true, "the importing device, e.g. $b"},
-    {"bytes", ArgKind::expr, true, "size of the exported VRAM BO, e.g. 1Mi"},
+    {"bytes", ArgKind::expr, true, "size of the exported BO, e.g. 1Mi"},
     {"must", ArgKind::word, true,
-     "stay_in_vram: the exporter's drm-memory-vram/gtt (fdinfo) do not change", kDmabufMust},
+     "stay_in_vram: the exporter's drm-memory-vram/gtt (fdinfo) do not change (a VRAM BO); "
+     "readable_after_close: a GTT BO exported, its last GEM handle closed, imports on peer and "
+     "reads back its bytes there",
+     kDmabufMust},
 };
 
 constexpr const char *kVmOps[] = {"offset",        "replace", "unmap_map", "clear_map",
@@ -434,7 +437,8 @@ constexpr StepSpec kSteps[] = {
     {StepKind::kernel_dependency, "kernel_dependency", nullptr, false, kKernelDependency,
      "a job on peer that waits (SYNCOBJ_IN) for a blocked job on device finishes only after it"},
     {StepKind::kernel_dmabuf, "kernel_dmabuf", nullptr, false, kKernelDmabuf,
-     "exports a VRAM BO, imports and maps it on peer; checks where the exporter's BO lives"},
+     "exports a BO, imports and maps it on peer; checks where the exporter's BO lives, or that "
+     "the dma-buf alone keeps it importable and readable"},
     {StepKind::kernel_vm, "kernel_vm", nullptr, false, kKernelVm,
      "one GEM_VA change or GEM_CLOSE, then the very next SDMA job reads the range: it must see "
      "the new mapping's bytes (or fault where nothing is mapped)"},

@@ -400,6 +400,8 @@ std::string Interpreter::kernel_step(const Step &s) {
         return dependency(k, int(num(s, "device", 0)), int(num(s, "peer", 1)));
     case StepKind::kernel_dmabuf: {
         const int a = int(num(s, "device", 0)), b = int(num(s, "peer", 1));
+        if (word(s, "must", "stay_in_vram") == "readable_after_close")
+            return dmabuf_after_close(k, a, b, uint64_t(num(s, "bytes", 1 << 20)));
         KernelFile &fa = k.file(a);
         KernelFile &fb = k.file(b);
         const uint64_t bytes = uint64_t(num(s, "bytes", 1 << 20));

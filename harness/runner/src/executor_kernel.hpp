@@ -70,4 +70,7 @@ class KernelSteps {
     KernelState &k_;
 };
 
+// kernel_dmabuf must: readable_after_close (executor_kernel_vm.cpp).
+std::string dmabuf_after_close(KernelSteps &k, int a, int b, uint64_t bytes);
+
 } // namespace harness::runner::detail

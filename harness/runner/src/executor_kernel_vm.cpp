@@ -17,6 +17,7 @@
 
 #include <cstring>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 namespace harness::runner::detail {
 
@@ -174,6 +175,34 @@ bool matches(const std::vector<uint8_t> &got, uint32_t seed, uint64_t from) {
 }
 
 } // namespace
+
+// drm_gem_prime_fd_to_handle on another device: the dma-buf holds its own
+// reference to the exporter's GEM object (drm_gem_prime_export ->
+// drm_gem_dmabuf_export), so an import after the exporter closed its last
+// handle works and maps the same pages (R33, fb4ef4a52b79: obj->dma_buf
+// was dropped with the last handle and the attach path dereferenced it).
+std::string dmabuf_after_close(KernelSteps &k, int a, int b, uint64_t bytes) {
+    KernelFile &fa = k.file(a);
+    KernelFile &fb = k.file(b);
+    VmOps va(k, fa), vb(k, fb);
+    const uint32_t bo = va.pattern_bo(false, bytes, 7);
+    int fd = -1;
+    require(fa.file->prime_export(bo, fd), "PRIME_HANDLE_TO_FD");
+    if (kmd::Status closed = fa.file->gem_close(bo); !closed.ok()) {
+        ::close(fd);
+        require(closed, "GEM_CLOSE of the exporter's handle");
+    }
+    uint32_t imported = 0;
+    kmd::Status st = fb.file->prime_import(fd, imported);
+    ::close(fd);
+    if (!st.ok())
+        return fmt::format("PRIME_FD_TO_HANDLE on device {} of a dma-buf whose exporter (device "
+                           "{}) closed its last GEM handle failed: {}",
+                           b, a, st.describe());
+    vb.prepare_read(bytes);
+    const uint64_t at = k.map_new(fb, imported, bytes);
+    return compare(vb.read_prepared(at, {imported}), 7, 0, "the imported BO read on the peer");
+}
 
 std::string Interpreter::kernel_vm(const Step &s) {
     if (!kernel_) kernel_ = std::make_unique<KernelState>();
