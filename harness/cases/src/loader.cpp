@@ -155,6 +155,11 @@ Case FileLoader::one_case(const YAML::Node &n) {
             const std::string w = op ? op->word : "";
             if (w == "unmap" || w == "free" || (!w.empty() && w[0] == '$')) c.disruptive = true;
         }
+        if (st.spec->kind == StepKind::kernel_jobs) {
+            const Arg *check = st.arg("check"); // hang: a job timeout and a reset
+            const std::string w = check ? check->word : "";
+            if (w == "hang" || (!w.empty() && w[0] == '$')) c.disruptive = true;
+        }
     }
     return c;
 }

@@ -56,7 +56,8 @@ constexpr const char *kWaitSeq[] = {"issued", "future"};
 constexpr const char *kWaitMust[] = {"signaled", "busy"};
 constexpr const char *kSyncState[] = {"signaled", "unsignaled", "signaled_then_reset",
                                       "unsignaled_then_signaled"};
-constexpr const char *kDmabufMust[] = {"stay_in_vram", "readable_after_close"};
+constexpr const char *kDmabufMust[] = {"stay_in_vram", "move_to_gtt", "readable_after_close",
+                                       "write_survives_move"};
 
 constexpr ArgSpec kErrnoArg = {"errno", ArgKind::word, false,
                                "the errno the ioctl must fail with, or ok (default ok)", kErrnos};
@@ -127,8 +128,10 @@ constexpr ArgSpec kKernelDmabuf[] = {
     {"bytes", ArgKind::expr, true, "size of the exported BO, e.g. 1Mi"},
     {"must", ArgKind::word, true,
      "stay_in_vram: the exporter's drm-memory-vram/gtt (fdinfo) do not change (a VRAM BO); "
+     "move_to_gtt: they move by the BO's size from VRAM to GTT; "
      "readable_after_close: a GTT BO exported, its last GEM handle closed, imports on peer and "
-     "reads back its bytes there",
+     "reads back its bytes there; write_survives_move: a VRAM BO a held job of device writes is "
+     "imported on peer (which moves it to GTT) before the job runs, and keeps the job's bytes",
      kDmabufMust},
 };
 
@@ -147,6 +150,20 @@ constexpr ArgSpec kKernelVm[] = {
     {"bytes", ArgKind::expr, false, "bytes mapped, a multiple of 4Ki (default 64Ki)"},
     {"offset", ArgKind::expr, false,
      "for op offset: offset_in_bo, a multiple of 4Ki (default 4Ki)"},
+};
+
+constexpr const char *kJobChecks[] = {"wait_never_early", "idle_waits_for_newest",
+                                      "free_ctx_waits_for_deps", "hang"};
+constexpr ArgSpec kKernelJobs[] = {
+    {"device", ArgKind::expr, true, "the device whose jobs are checked, e.g. $a"},
+    {"check", ArgKind::word, true,
+     "wait_never_early (WAIT_CS on every SDMA ring reports a held job busy), "
+     "idle_waits_for_newest (GEM_WAIT_IDLE waits for the newest of two jobs on a BO), "
+     "free_ctx_waits_for_deps (a freed context's job waiting for peer's held job stays pending), "
+     "hang (a job that never ends: ETIME, guilty context, the queued job -ECANCELED, not run)",
+     kJobChecks},
+    {"peer", ArgKind::expr, false,
+     "for free_ctx_waits_for_deps: the device whose context is freed (default: device)"},
 };
 
 constexpr ArgSpec kSetDevice[] = {
@@ -442,6 +459,9 @@ constexpr StepSpec kSteps[] = {
     {StepKind::kernel_vm, "kernel_vm", nullptr, false, kKernelVm,
      "one GEM_VA change or GEM_CLOSE, then the very next SDMA job reads the range: it must see "
      "the new mapping's bytes (or fault where nothing is mapped)"},
+    {StepKind::kernel_jobs, "kernel_jobs", nullptr, false, kKernelJobs,
+     "fence and job-lifetime rules with jobs held on a CPU flag: WAIT_CS, GEM_WAIT_IDLE, "
+     "freeing a context, a job timeout"},
     {StepKind::provoke, "provoke", nullptr, false, kProvoke,
      "disruptive: provokes a hang or a VM fault on a device and asserts the HIP code, the "
      "kernel's outcome and the recovery after hipDeviceReset"},
@@ -460,6 +480,7 @@ bool is_kernel_step(StepKind kind) {
     case StepKind::kernel_dependency:
     case StepKind::kernel_dmabuf:
     case StepKind::kernel_vm:
+    case StepKind::kernel_jobs:
         return true;
     default:
         return false;

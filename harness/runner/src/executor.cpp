@@ -243,6 +243,8 @@ std::string Interpreter::dispatch(const Step &s) {
         return kernel_step(s);
     case StepKind::kernel_vm:
         return kernel_vm(s);
+    case StepKind::kernel_jobs:
+        return kernel_jobs(s);
     }
     return "step kind not handled by the interpreter";
 }

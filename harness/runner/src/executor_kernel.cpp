@@ -402,6 +402,8 @@ std::string Interpreter::kernel_step(const Step &s) {
         const int a = int(num(s, "device", 0)), b = int(num(s, "peer", 1));
         if (word(s, "must", "stay_in_vram") == "readable_after_close")
             return dmabuf_after_close(k, a, b, uint64_t(num(s, "bytes", 1 << 20)));
+        if (word(s, "must", "stay_in_vram") == "write_survives_move")
+            return dmabuf_move_under_job(k, a, b, uint64_t(num(s, "bytes", 1 << 20)));
         KernelFile &fa = k.file(a);
         KernelFile &fb = k.file(b);
         const uint64_t bytes = uint64_t(num(s, "bytes", 1 << 20));
@@ -417,6 +419,18 @@ std::string Interpreter::kernel_step(const Step &s) {
         require(st, "PRIME_FD_TO_HANDLE on the peer");
         k.map_new(fb, imported, bytes);
         require(fa.file->memory(after), "reading the exporter's fdinfo");
+        if (word(s, "must", "stay_in_vram") == "move_to_gtt") {
+            // No XGMI and no legal PCIe P2P: the importer can only reach
+            // system memory, so the exporter's BO must have moved to GTT.
+            const uint64_t kib = (bytes + 1023) / 1024;
+            if (after.gtt_kib >= before.gtt_kib + kib && after.vram_kib + kib <= before.vram_kib)
+                return {};
+            return fmt::format("importing on device {} (no P2P path to device {}'s VRAM) left "
+                               "the BO in VRAM: exporter drm-memory-vram {} -> {} KiB, "
+                               "drm-memory-gtt {} -> {} KiB",
+                               b, a, before.vram_kib, after.vram_kib, before.gtt_kib,
+                               after.gtt_kib);
+        }
         if (after.vram_kib != before.vram_kib || after.gtt_kib != before.gtt_kib)
             return fmt::format("importing on device {} moved device {}'s BO: exporter "
                                "drm-memory-vram {} -> {} KiB, drm-memory-gtt {} -> {} KiB",

@@ -72,5 +72,7 @@ class KernelSteps {
 
 // kernel_dmabuf must: readable_after_close (executor_kernel_vm.cpp).
 std::string dmabuf_after_close(KernelSteps &k, int a, int b, uint64_t bytes);
+// kernel_dmabuf must: write_survives_move (executor_kernel_vm.cpp).
+std::string dmabuf_move_under_job(KernelSteps &k, int a, int b, uint64_t bytes);
 
 } // namespace harness::runner::detail

@@ -15,8 +15,10 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cstring>
 #include <sys/ioctl.h>
+#include <thread>
 #include <unistd.h>
 
 namespace harness::runner::detail {
@@ -36,6 +38,14 @@ uint8_t pattern_byte(uint32_t seed, uint64_t i) {
     uint32_t x = uint32_t(i) * 2654435761u ^ (seed * 0x9e3779b9u);
     x ^= x >> 15;
     return uint8_t(x | 1);
+}
+
+bool ctx_query_guilty(const kmd::RawFile &f, uint32_t ctx) {
+    union drm_amdgpu_ctx a = {};
+    a.in.op = AMDGPU_CTX_OP_QUERY_STATE2;
+    a.in.ctx_id = ctx;
+    if (::ioctl(f.fd(), DRM_IOCTL_AMDGPU_CTX, &a) != 0) return false;
+    return (a.out.state.flags & AMDGPU_CTX_QUERY2_FLAGS_GUILTY) != 0;
 }
 
 struct VmFault {
@@ -202,6 +212,77 @@ std::string dmabuf_after_close(KernelSteps &k, int a, int b, uint64_t bytes) {
     vb.prepare_read(bytes);
     const uint64_t at = k.map_new(fb, imported, bytes);
     return compare(vb.read_prepared(at, {imported}), 7, 0, "the imported BO read on the peer");
+}
+
+// amdgpu_dma_buf_move_notify / amdgpu_bo_move: an import that moves the
+// exporter's VRAM BO to GTT (an importer without a P2P path) while a job of
+// the exporter still writes it orders the page-table switch after that job's
+// fence, so the job's bytes land and survive the move (R30, b18fc0ab8373:
+// the page tables switched at once and the job faulted). The job is held on a
+// flag a helper thread releases shortly after the import started, so a kernel
+// whose import waits for the job does not deadlock with this thread.
+std::string dmabuf_move_under_job(KernelSteps &k, int a, int b, uint64_t bytes) {
+    KernelFile &fa = k.file(a);
+    KernelFile &fb = k.file(b);
+    VmOps va(k, fa);
+    const sdma::Generation g = generation(*fa.file);
+    for (int round = 0; round < 6; ++round) {
+        const uint32_t src = va.pattern_bo(false, bytes, 8);
+        const uint64_t src_va = k.map_new(fa, src, bytes);
+        uint32_t x = 0, fl = 0;
+        require(fa.file->gem_create(bytes, AMDGPU_GEM_DOMAIN_VRAM, 0, x), "GEM_CREATE(VRAM)");
+        const uint64_t x_va = k.map_new(fa, x, bytes);
+        require(fa.file->gem_create(4096, AMDGPU_GEM_DOMAIN_GTT, 0, fl), "GEM_CREATE(flags)");
+        void *cpu = nullptr;
+        require(fa.file->cpu_map(fl, 4096, &cpu), "mapping the flags");
+        volatile uint32_t *flags = static_cast<volatile uint32_t *>(cpu);
+        flags[0] = 0;
+        flags[16] = 0;
+        const uint64_t fl_va = k.map_new(fa, fl, 4096);
+        std::vector<uint32_t> ib;
+        if (sdma::fence(ib, g, fl_va, 1) != sdma::Error::none ||
+            sdma::poll_regmem_mem(ib, g, fl_va + 64, 1, 0xffffffffu) != sdma::Error::none ||
+            sdma::copy_linear(ib, g, src_va, x_va, bytes) != sdma::Error::none)
+            throw StepError{"cannot encode the held copy"};
+        const uint32_t ib_bytes = uint32_t(((ib.size() + 7) / 8) * 8 * 4);
+        const uint64_t ib_va = k.place_ib(fa, ib);
+        uint32_t ctx = 0, list = 0;
+        require(fa.file->ctx_alloc(ctx), "AMDGPU_CTX");
+        const uint32_t handles[] = {fa.ib_bo, fl, src, x};
+        require(fa.file->bo_list_create(handles, list), "AMDGPU_BO_LIST");
+        const kmd::RawChunk chunks[] = {kmd::ib_chunk(ib_va, ib_bytes)};
+        uint64_t seq = 0;
+        require(fa.file->cs(ctx, list, chunks, seq), "AMDGPU_CS");
+        const auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+        while (flags[0] != 1 && std::chrono::steady_clock::now() < limit)
+            std::this_thread::sleep_for(std::chrono::microseconds(20));
+        if (flags[0] != 1) {
+            flags[16] = 1;
+            return fmt::format("the job on device {} did not start within 2 s", a);
+        }
+        std::thread releaser([flags] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            flags[16] = 1;
+        });
+        int fd = -1;
+        kmd::Status st = fa.file->prime_export(x, fd);
+        uint32_t imported = 0;
+        if (st.ok()) {
+            st = fb.file->prime_import(fd, imported);
+            ::close(fd);
+        }
+        if (st.ok()) k.map_new(fb, imported, bytes);
+        releaser.join();
+        bool busy = false;
+        kmd::Status done = fa.file->wait_cs(ctx, seq, kWaitNs, busy);
+        require(st, "exporting the BO and importing it on the peer");
+        if (ctx_query_guilty(*fa.file, ctx)) continue; // the held job timed out: again
+        if (!done.ok()) return "WAIT_CS on the exporter's job: " + done.describe();
+        if (busy) return "the exporter's job did not finish within 10 s";
+        return compare(va.read(x_va, bytes, {x}), 8, 0,
+                       "the BO written by the exporter's job while the import moved it");
+    }
+    return "inconclusive: the held job timed out in every round";
 }
 
 std::string Interpreter::kernel_vm(const Step &s) {

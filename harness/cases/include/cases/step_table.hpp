@@ -56,6 +56,7 @@ enum class StepKind {
     kernel_dependency,
     kernel_dmabuf,
     kernel_vm,
+    kernel_jobs,
     provoke,
     memcpy,
     memcpy_async,
