@@ -153,7 +153,9 @@ Case FileLoader::one_case(const YAML::Node &n) {
             // unmap / free fault on purpose; an op from a matrix axis may be one of them.
             const Arg *op = st.arg("op");
             const std::string w = op ? op->word : "";
-            if (w == "unmap" || w == "free" || (!w.empty() && w[0] == '$')) c.disruptive = true;
+            if (w == "unmap" || w == "free" || w == "fresh_vm_after_fault" ||
+                (!w.empty() && w[0] == '$'))
+                c.disruptive = true;
         }
         if (st.spec->kind == StepKind::kernel_jobs) {
             const Arg *check = st.arg("check"); // hang: a job timeout and a reset

@@ -128,7 +128,8 @@ constexpr ArgSpec kKernelDmabuf[] = {
     {"bytes", ArgKind::expr, true, "size of the exported BO, e.g. 1Mi"},
     {"must", ArgKind::word, true,
      "stay_in_vram: the exporter's drm-memory-vram/gtt (fdinfo) do not change (a VRAM BO); "
-     "move_to_gtt: they move by the BO's size from VRAM to GTT; "
+     "move_to_gtt: a BO larger than the exporter's CPU-visible VRAM (at least bytes) moves by "
+     "its size from VRAM to GTT; "
      "readable_after_close: a GTT BO exported, its last GEM handle closed, imports on peer and "
      "reads back its bytes there; write_survives_move: a VRAM BO a held job of device writes is "
      "imported on peer (which moves it to GTT) before the job runs, and keeps the job's bytes",
@@ -136,14 +137,15 @@ constexpr ArgSpec kKernelDmabuf[] = {
 };
 
 constexpr const char *kVmOps[] = {"offset",        "replace", "unmap_map", "clear_map",
-                                  "neighbour_map", "unmap",   "free"};
+                                  "neighbour_map", "unmap",   "free",      "fresh_vm_after_fault"};
 constexpr const char *kVmDomains[] = {"vram", "gtt"};
 constexpr ArgSpec kKernelVm[] = {
     {"device", ArgKind::expr, true, "the device whose VM is changed, e.g. $a"},
     {"op", ArgKind::word, true,
      "offset (MAP with offset_in_bo), replace (REPLACE over a mapping), unmap_map, clear_map "
      "(UNMAP / CLEAR then MAP another BO), neighbour_map (MAP beside a valid PTE of the same "
-     "8-PTE block), unmap or free (UNMAP / GEM_CLOSE of a mapped BO: the next job must fault)",
+     "8-PTE block), unmap or free (UNMAP / GEM_CLOSE of a mapped BO: the next job must fault), "
+     "fresh_vm_after_fault (a file whose VM faulted closes; a new file's VM has no fault)",
      kVmOps},
     {"domain", ArgKind::word, false, "vram or gtt (default): where the mapped BOs live",
      kVmDomains},

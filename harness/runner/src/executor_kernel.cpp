@@ -45,6 +45,10 @@ Interpreter::Interpreter(const Instance &in, const Topology &t) : in_(in), topo_
 
 KernelFile &KernelSteps::file(int device) {
     if (auto it = k_.files.find(device); it != k_.files.end()) return it->second;
+    return k_.files.emplace(device, open(device)).first->second;
+}
+
+KernelFile KernelSteps::open(int device) {
     if (!k_.have_topology) {
         kmd::Topology t;
         require(kmd::read_topology(t), "reading the KFD topology");
@@ -67,7 +71,7 @@ KernelFile &KernelSteps::file(int device) {
     require(f.file->cpu_map(f.ib_bo, kIbBoBytes, &cpu), "mapping the IB buffer");
     f.ib_cpu = static_cast<uint32_t *>(cpu);
     f.ib_va = map_new(f, f.ib_bo, kIbBoBytes);
-    return k_.files.emplace(device, std::move(f)).first->second;
+    return f;
 }
 
 uint64_t KernelSteps::map_new(KernelFile &f, uint32_t handle, uint64_t bytes) {
@@ -406,7 +410,20 @@ std::string Interpreter::kernel_step(const Step &s) {
             return dmabuf_move_under_job(k, a, b, uint64_t(num(s, "bytes", 1 << 20)));
         KernelFile &fa = k.file(a);
         KernelFile &fb = k.file(b);
-        const uint64_t bytes = uint64_t(num(s, "bytes", 1 << 20));
+        uint64_t bytes = uint64_t(num(s, "bytes", 1 << 20));
+        const bool must_move = word(s, "must", "stay_in_vram") == "move_to_gtt";
+        if (must_move) {
+            // Larger than the exporter's CPU-visible VRAM (its BAR): no peer
+            // can reach it over PCIe, whatever the P2P rules allow.
+            drm_amdgpu_info_vram_gtt vg{};
+            drm_amdgpu_info q{};
+            q.return_pointer = reinterpret_cast<uintptr_t>(&vg);
+            q.return_size = sizeof vg;
+            q.query = AMDGPU_INFO_VRAM_GTT;
+            if (::ioctl(fa.file->fd(), DRM_IOCTL_AMDGPU_INFO, &q) != 0)
+                return "AMDGPU_INFO(VRAM_GTT) failed on the exporter";
+            bytes = std::max<uint64_t>(bytes, vg.vram_cpu_accessible_size + 4096);
+        }
         uint32_t h = 0;
         require(fa.file->gem_create(bytes, AMDGPU_GEM_DOMAIN_VRAM, 0, h), "GEM_CREATE(VRAM)");
         kmd::FdMemory before, after;
@@ -419,13 +436,14 @@ std::string Interpreter::kernel_step(const Step &s) {
         require(st, "PRIME_FD_TO_HANDLE on the peer");
         k.map_new(fb, imported, bytes);
         require(fa.file->memory(after), "reading the exporter's fdinfo");
-        if (word(s, "must", "stay_in_vram") == "move_to_gtt") {
-            // No XGMI and no legal PCIe P2P: the importer can only reach
+        if (must_move) {
+            // No XGMI and the BO beyond the BAR: the importer can only reach
             // system memory, so the exporter's BO must have moved to GTT.
             const uint64_t kib = (bytes + 1023) / 1024;
             if (after.gtt_kib >= before.gtt_kib + kib && after.vram_kib + kib <= before.vram_kib)
                 return {};
-            return fmt::format("importing on device {} (no P2P path to device {}'s VRAM) left "
+            return fmt::format("importing on device {} (no P2P path to this BO in device {}'s "
+                               "VRAM: it is larger than the BAR) left "
                                "the BO in VRAM: exporter drm-memory-vram {} -> {} KiB, "
                                "drm-memory-gtt {} -> {} KiB",
                                b, a, before.vram_kib, after.vram_kib, before.gtt_kib,

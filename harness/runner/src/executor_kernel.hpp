@@ -61,6 +61,8 @@ class KernelSteps {
     // The device's DRM file of this instance, opened with a context and an
     // IB buffer on first use.
     KernelFile &file(int device);
+    // Another DRM file of the device, the caller's alone (closed when dropped).
+    KernelFile open(int device);
     // Maps a whole BO at the next free address of the file's VM.
     uint64_t map_new(KernelFile &f, uint32_t handle, uint64_t bytes);
     // Writes `ib` into the next IB slot; returns its GPU address.

@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <sys/ioctl.h>
@@ -215,7 +216,7 @@ std::string dmabuf_after_close(KernelSteps &k, int a, int b, uint64_t bytes) {
 }
 
 // amdgpu_dma_buf_move_notify / amdgpu_bo_move: an import that moves the
-// exporter's VRAM BO to GTT (an importer without a P2P path) while a job of
+// exporter's VRAM BO to GTT (a BO beyond the exporter's BAR) while a job of
 // the exporter still writes it orders the page-table switch after that job's
 // fence, so the job's bytes land and survive the move (R30, b18fc0ab8373:
 // the page tables switched at once and the job faulted). The job is held on a
@@ -229,9 +230,20 @@ std::string dmabuf_move_under_job(KernelSteps &k, int a, int b, uint64_t bytes) 
     for (int round = 0; round < 6; ++round) {
         const uint32_t src = va.pattern_bo(false, bytes, 8);
         const uint64_t src_va = k.map_new(fa, src, bytes);
+        // The BO is larger than the exporter's CPU-visible VRAM, so no
+        // importer reaches it through the BAR and the import must move it;
+        // the held job writes its first `bytes`.
+        drm_amdgpu_info_vram_gtt vg{};
+        drm_amdgpu_info q{};
+        q.return_pointer = reinterpret_cast<uintptr_t>(&vg);
+        q.return_size = sizeof vg;
+        q.query = AMDGPU_INFO_VRAM_GTT;
+        if (::ioctl(fa.file->fd(), DRM_IOCTL_AMDGPU_INFO, &q) != 0)
+            return "AMDGPU_INFO(VRAM_GTT) failed on the exporter";
+        const uint64_t x_bytes = std::max<uint64_t>(bytes, vg.vram_cpu_accessible_size + kPage);
         uint32_t x = 0, fl = 0;
-        require(fa.file->gem_create(bytes, AMDGPU_GEM_DOMAIN_VRAM, 0, x), "GEM_CREATE(VRAM)");
-        const uint64_t x_va = k.map_new(fa, x, bytes);
+        require(fa.file->gem_create(x_bytes, AMDGPU_GEM_DOMAIN_VRAM, 0, x), "GEM_CREATE(VRAM)");
+        const uint64_t x_va = k.map_new(fa, x, x_bytes);
         require(fa.file->gem_create(4096, AMDGPU_GEM_DOMAIN_GTT, 0, fl), "GEM_CREATE(flags)");
         void *cpu = nullptr;
         require(fa.file->cpu_map(fl, 4096, &cpu), "mapping the flags");
@@ -271,7 +283,7 @@ std::string dmabuf_move_under_job(KernelSteps &k, int a, int b, uint64_t bytes) 
             st = fb.file->prime_import(fd, imported);
             ::close(fd);
         }
-        if (st.ok()) k.map_new(fb, imported, bytes);
+        if (st.ok()) k.map_new(fb, imported, x_bytes);
         releaser.join();
         bool busy = false;
         kmd::Status done = fa.file->wait_cs(ctx, seq, kWaitNs, busy);
@@ -360,6 +372,34 @@ std::string Interpreter::kernel_vm(const Step &s) {
         gem_va(second, AMDGPU_VA_OP_MAP, va + kPage, 0, bytes, "GEM_VA(MAP) beside it");
         return compare(vm.read_prepared(va + kPage, {first, second}), 5, 0,
                        "the first job after a map beside a valid PTE");
+    }
+
+    if (op == "fresh_vm_after_fault") {
+        // amdgpu_vm_fini frees the PASID only after its pending faults are
+        // handled (14b81abe7bdc): a VM created right after another VM of
+        // this process faulted and was closed has no fault of its own
+        // (GPUVM_FAULT, from 6.7; older kernels cannot be asked).
+        expected_kernel_events_ |= kExpectVmFault;
+        {
+            KernelFile old_file = k.open(dev);
+            VmOps old_vm(k, old_file);
+            const uint32_t bo = old_vm.pattern_bo(vram, bytes, 9);
+            old_vm.prepare_read(bytes);
+            const uint64_t va = old_vm.reserve(bytes, 64 * 1024);
+            require(old_file.file->gem_va(bo, AMDGPU_VA_OP_MAP, va, 0, bytes, kRw), "GEM_VA(MAP)");
+            require(old_file.file->gem_va(bo, AMDGPU_VA_OP_UNMAP, va, 0, bytes, kRw),
+                    "GEM_VA(UNMAP)");
+            (void)old_vm.read_prepared(va, {bo}); // faults
+            if (!last_fault(*old_file.file).known) return {};
+        } // the faulted VM's file closes here
+        KernelFile fresh = k.open(dev);
+        const VmFault v = last_fault(*fresh.file);
+        if (v.known && v.status != 0)
+            return fmt::format("a VM created after another VM's fault reports a fault of its "
+                               "own at 0x{:x} (status 0x{:x}) before it ran anything: the "
+                               "PASID was reused with the old owner's pending fault",
+                               v.addr, v.status);
+        return {};
     }
 
     if (op == "unmap" || op == "free") {
