@@ -103,6 +103,11 @@ constexpr DocumentedPair kDocumented[] = {
     {"device_get_attribute", "hipSuccess"},
     {"device_get_attribute", "hipErrorInvalidValue"},
     {"device_get_attribute", "hipErrorInvalidDevice"},
+    // The harness's own knob (peer/peer_debug.h): the packet size a case
+    // splits copies with, and its two refusals.
+    {"set_copy_packet_max", "hipSuccess"},
+    {"set_copy_packet_max", "hipErrorInvalidValue"},
+    {"set_copy_packet_max", "hipErrorInvalidDevice"},
 };
 
 } // namespace

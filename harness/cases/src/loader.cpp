@@ -149,6 +149,19 @@ Case FileLoader::one_case(const YAML::Node &n) {
         if (must && (must->word == "fault" || must->word == "not_return_data"))
             c.disruptive = true; // a VM fault on purpose: never by surprise on a desktop
         if (st.spec->kind == StepKind::provoke) c.disruptive = true; // hangs and resets
+        if (st.spec->kind == StepKind::kernel_vm) {
+            // unmap / free fault on purpose; an op from a matrix axis may be one of them.
+            const Arg *op = st.arg("op");
+            const std::string w = op ? op->word : "";
+            if (w == "unmap" || w == "free" || w == "fresh_vm_after_fault" ||
+                (!w.empty() && w[0] == '$'))
+                c.disruptive = true;
+        }
+        if (st.spec->kind == StepKind::kernel_jobs) {
+            const Arg *check = st.arg("check"); // hang: a job timeout and a reset
+            const std::string w = check ? check->word : "";
+            if (w == "hang" || (!w.empty() && w[0] == '$')) c.disruptive = true;
+        }
     }
     return c;
 }

@@ -56,7 +56,8 @@ constexpr const char *kWaitSeq[] = {"issued", "future"};
 constexpr const char *kWaitMust[] = {"signaled", "busy"};
 constexpr const char *kSyncState[] = {"signaled", "unsignaled", "signaled_then_reset",
                                       "unsignaled_then_signaled"};
-constexpr const char *kDmabufMust[] = {"stay_in_vram"};
+constexpr const char *kDmabufMust[] = {"stay_in_vram", "move_to_gtt", "readable_after_close",
+                                       "write_survives_move"};
 
 constexpr ArgSpec kErrnoArg = {"errno", ArgKind::word, false,
                                "the errno the ioctl must fail with, or ok (default ok)", kErrnos};
@@ -124,9 +125,47 @@ constexpr ArgSpec kKernelDependency[] = {
 constexpr ArgSpec kKernelDmabuf[] = {
     {"device", ArgKind::expr, true, "the exporting device, e.g. $a"},
     {"peer", ArgKind::expr, true, "the importing device, e.g. $b"},
-    {"bytes", ArgKind::expr, true, "size of the exported VRAM BO, e.g. 1Mi"},
+    {"bytes", ArgKind::expr, true, "size of the exported BO, e.g. 1Mi"},
     {"must", ArgKind::word, true,
-     "stay_in_vram: the exporter's drm-memory-vram/gtt (fdinfo) do not change", kDmabufMust},
+     "stay_in_vram: the exporter's drm-memory-vram/gtt (fdinfo) do not change (a VRAM BO); "
+     "move_to_gtt: a BO larger than the exporter's CPU-visible VRAM (at least bytes) moves by "
+     "its size from VRAM to GTT; "
+     "readable_after_close: a GTT BO exported, its last GEM handle closed, imports on peer and "
+     "reads back its bytes there; write_survives_move: a VRAM BO a held job of device writes is "
+     "imported on peer (which moves it to GTT) before the job runs, and keeps the job's bytes",
+     kDmabufMust},
+};
+
+constexpr const char *kVmOps[] = {"offset",        "replace", "unmap_map", "clear_map",
+                                  "neighbour_map", "unmap",   "free",      "fresh_vm_after_fault"};
+constexpr const char *kVmDomains[] = {"vram", "gtt"};
+constexpr ArgSpec kKernelVm[] = {
+    {"device", ArgKind::expr, true, "the device whose VM is changed, e.g. $a"},
+    {"op", ArgKind::word, true,
+     "offset (MAP with offset_in_bo), replace (REPLACE over a mapping), unmap_map, clear_map "
+     "(UNMAP / CLEAR then MAP another BO), neighbour_map (MAP beside a valid PTE of the same "
+     "8-PTE block), unmap or free (UNMAP / GEM_CLOSE of a mapped BO: the next job must fault), "
+     "fresh_vm_after_fault (a file whose VM faulted closes; a new file's VM has no fault)",
+     kVmOps},
+    {"domain", ArgKind::word, false, "vram or gtt (default): where the mapped BOs live",
+     kVmDomains},
+    {"bytes", ArgKind::expr, false, "bytes mapped, a multiple of 4Ki (default 64Ki)"},
+    {"offset", ArgKind::expr, false,
+     "for op offset: offset_in_bo, a multiple of 4Ki (default 4Ki)"},
+};
+
+constexpr const char *kJobChecks[] = {"wait_never_early", "idle_waits_for_newest",
+                                      "free_ctx_waits_for_deps", "hang"};
+constexpr ArgSpec kKernelJobs[] = {
+    {"device", ArgKind::expr, true, "the device whose jobs are checked, e.g. $a"},
+    {"check", ArgKind::word, true,
+     "wait_never_early (WAIT_CS on every SDMA ring reports a held job busy), "
+     "idle_waits_for_newest (GEM_WAIT_IDLE waits for the newest of two jobs on a BO), "
+     "free_ctx_waits_for_deps (a freed context's job waiting for peer's held job stays pending), "
+     "hang (a job that never ends: ETIME, guilty context, the queued job -ECANCELED, not run)",
+     kJobChecks},
+    {"peer", ArgKind::expr, false,
+     "for free_ctx_waits_for_deps: the device whose context is freed (default: device)"},
 };
 
 constexpr ArgSpec kSetDevice[] = {
@@ -269,6 +308,12 @@ constexpr ArgSpec kDeviceAttribute[] = {
      kAttributes},
     {"out", ArgKind::word, false, "`out` (a valid int*, default) or `null`", kOutOrNull},
 };
+constexpr ArgSpec kSetCopyPacketMax[] = {
+    {"device", ArgKind::expr, true, "the device whose copies are split, e.g. $a"},
+    {"bytes", ArgKind::expr, true,
+     "bytes per COPY_LINEAR packet, at most the engine's copy_max_bytes (4Mi); 0 restores the "
+     "default"},
+};
 constexpr ArgSpec kVerify[] = {{"buffer", ArgKind::buffer_ref, true, "a buffer allocated earlier"}};
 constexpr ArgSpec kRawRead[] = {
     {"device", ArgKind::expr, true, "the device whose SDMA engine reads, e.g. $c"},
@@ -382,6 +427,9 @@ constexpr StepSpec kSteps[] = {
      "hipDeviceGetPCIBusId and every hipDeviceGetAttribute"},
     {StepKind::device_get_attribute, "device_get_attribute", nullptr, true, kDeviceAttribute,
      "hipDeviceGetAttribute; on success the value is hipGetDeviceProperties' field"},
+    {StepKind::set_copy_packet_max, "set_copy_packet_max", nullptr, true, kSetCopyPacketMax,
+     "peerSetCopyPacketMax: the device's copies (every path) use COPY_LINEAR packets of at "
+     "most `bytes`; reset to the default when the instance ends"},
     {StepKind::verify, "verify", "buffer", false, kVerify,
      "reads a whole allocation back (guards included) and compares it byte for byte"},
     {StepKind::raw_sdma_read, "raw_sdma_read", nullptr, false, kRawRead,
@@ -408,7 +456,14 @@ constexpr StepSpec kSteps[] = {
     {StepKind::kernel_dependency, "kernel_dependency", nullptr, false, kKernelDependency,
      "a job on peer that waits (SYNCOBJ_IN) for a blocked job on device finishes only after it"},
     {StepKind::kernel_dmabuf, "kernel_dmabuf", nullptr, false, kKernelDmabuf,
-     "exports a VRAM BO, imports and maps it on peer; checks where the exporter's BO lives"},
+     "exports a BO, imports and maps it on peer; checks where the exporter's BO lives, or that "
+     "the dma-buf alone keeps it importable and readable"},
+    {StepKind::kernel_vm, "kernel_vm", nullptr, false, kKernelVm,
+     "one GEM_VA change or GEM_CLOSE, then the very next SDMA job reads the range: it must see "
+     "the new mapping's bytes (or fault where nothing is mapped)"},
+    {StepKind::kernel_jobs, "kernel_jobs", nullptr, false, kKernelJobs,
+     "fence and job-lifetime rules with jobs held on a CPU flag: WAIT_CS, GEM_WAIT_IDLE, "
+     "freeing a context, a job timeout"},
     {StepKind::provoke, "provoke", nullptr, false, kProvoke,
      "disruptive: provokes a hang or a VM fault on a device and asserts the HIP code, the "
      "kernel's outcome and the recovery after hipDeviceReset"},
@@ -426,6 +481,8 @@ bool is_kernel_step(StepKind kind) {
     case StepKind::kernel_syncobj:
     case StepKind::kernel_dependency:
     case StepKind::kernel_dmabuf:
+    case StepKind::kernel_vm:
+    case StepKind::kernel_jobs:
         return true;
     default:
         return false;

@@ -1,6 +1,6 @@
 # A fault scenario must be caught by the cases that target it:
 #   amdgpu-sim --machine MACHINE --faults FAULTS -- peer-harness run --cases CASES
-# must exit 1, with at least one failing instance of every family in FAMILIES
+# must exit 1, with at least one failing (fail or dmesg-fail) instance of every family in FAMILIES
 # (suite/case prefixes, ;-separated) and no crash or timeout anywhere.
 # Usage: cmake -DSIM= -DHARNESS= -DMACHINE= -DFAULTS= -DCASES= -DFAMILIES= -DRESULTS=
 #              -P expect_detected.cmake
@@ -21,7 +21,7 @@ endforeach()
 foreach(family ${FAMILIES})
   set(n 0)
   foreach(line ${ends})
-    if(line MATCHES "\"name\":\"${family}/" AND line MATCHES "\"status\":\"fail\"")
+    if(line MATCHES "\"name\":\"${family}/" AND line MATCHES "\"status\":\"(dmesg-)?fail\"")
       math(EXPR n "${n} + 1")
     endif()
   endforeach()

@@ -36,6 +36,7 @@ const char *hip_function(const std::string &step) {
     if (step == "device_synchronize") return "hipDeviceSynchronize";
     if (step == "get_device_properties") return "hipGetDeviceProperties";
     if (step == "device_get_attribute") return "hipDeviceGetAttribute";
+    if (step == "set_copy_packet_max") return "peerSetCopyPacketMax";
     return "?";
 }
 

@@ -49,7 +49,9 @@ nlohmann::json Interpreter::run() {
                                                    expected_kernel_events_ & kExpectVmFault,
                                                    expected_kernel_events_ & kExpectReset);
     if (!v.lines.empty()) out["kernel_log"] = v.lines;
-    if (v.unexpected_fault || v.unexpected_reset)
+    if (v.kernel_bug)
+        out["dmesg"] = "fail: a kernel WARNING / oops in this process";
+    else if (v.unexpected_fault || v.unexpected_reset)
         out["dmesg"] = std::string("fail: ") +
                        (v.unexpected_fault ? "a GPU page fault no step asked for"
                                            : "a ring timeout / GPU reset no step asked for");
@@ -196,6 +198,14 @@ std::string Interpreter::dispatch(const Step &s) {
         return device_properties(s);
     case StepKind::device_get_attribute:
         return device_attribute(s);
+    case StepKind::set_copy_packet_max: {
+        // The runner's fresh state restores the default between instances
+        // (fresh_state.cpp), so a case never leaks its packet size.
+        const int d = static_cast<int>(num(s, "device", 0));
+        const int64_t bytes = num(s, "bytes", 0);
+        return code_check(s, peerSetCopyPacketMax(d, static_cast<size_t>(bytes)),
+                          fmt::format("peerSetCopyPacketMax({}, {})", d, bytes));
+    }
     case StepKind::verify:
         return verify(buffer(s.arg("buffer")->word), s.arg("buffer")->word);
     case StepKind::raw_sdma_read:
@@ -233,6 +243,10 @@ std::string Interpreter::dispatch(const Step &s) {
     case StepKind::kernel_dependency:
     case StepKind::kernel_dmabuf:
         return kernel_step(s);
+    case StepKind::kernel_vm:
+        return kernel_vm(s);
+    case StepKind::kernel_jobs:
+        return kernel_jobs(s);
     }
     return "step kind not handled by the interpreter";
 }

@@ -243,6 +243,10 @@ class Interpreter {
 
     // kernel_* steps (executor_kernel.cpp).
     std::string kernel_step(const Step &s);
+    // kernel_vm (executor_kernel_vm.cpp): what the next job sees after a VA change.
+    std::string kernel_vm(const Step &s);
+    // kernel_jobs (executor_kernel_jobs.cpp): fences and job lifetimes.
+    std::string kernel_jobs(const Step &s);
 };
 
 } // namespace harness::runner::detail

@@ -6,11 +6,13 @@
 
 #include "kmd/raw.hpp"
 #include "kmd/topology.hpp"
+#include "sdma/packets.hpp"
 
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace harness::runner::detail {
 
@@ -44,5 +46,35 @@ struct KernelState {
     std::map<std::string, KernelBo> bos;
     std::map<std::string, KernelJob> jobs;
 };
+
+// Throws StepError("what: <errno>") unless `st` is a success: for the calls a
+// step needs but does not check.
+void require(const kmd::Status &st, const std::string &what);
+// The SDMA packet generation of the file's engine (StepError if unsupported).
+sdma::Generation generation(const kmd::RawFile &f);
+
+// The kernel steps' helpers over KernelState (executor_kernel.cpp); they throw
+// StepError on anything that is not what a step checks.
+class KernelSteps {
+  public:
+    explicit KernelSteps(KernelState &k) : k_(k) {}
+    // The device's DRM file of this instance, opened with a context and an
+    // IB buffer on first use.
+    KernelFile &file(int device);
+    // Another DRM file of the device, the caller's alone (closed when dropped).
+    KernelFile open(int device);
+    // Maps a whole BO at the next free address of the file's VM.
+    uint64_t map_new(KernelFile &f, uint32_t handle, uint64_t bytes);
+    // Writes `ib` into the next IB slot; returns its GPU address.
+    uint64_t place_ib(KernelFile &f, std::vector<uint32_t> ib);
+    std::vector<uint32_t> nop_ib(KernelFile &f);
+
+    KernelState &k_;
+};
+
+// kernel_dmabuf must: readable_after_close (executor_kernel_vm.cpp).
+std::string dmabuf_after_close(KernelSteps &k, int a, int b, uint64_t bytes);
+// kernel_dmabuf must: write_survives_move (executor_kernel_vm.cpp).
+std::string dmabuf_move_under_job(KernelSteps &k, int a, int b, uint64_t bytes);
 
 } // namespace harness::runner::detail

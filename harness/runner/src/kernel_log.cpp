@@ -27,6 +27,29 @@ int named_pid(const std::string &text) {
     return end == text.c_str() + at + 5 ? -1 : static_cast<int>(v);
 }
 
+// The pid a kernel splat names: "WARNING: CPU: 3 PID: 1234 at ..." or the
+// task line of an oops, "CPU: 3 PID: 1234 Comm: x ..." (dump_stack_print_info,
+// __warn); -1 if none.
+int splat_pid(const std::string &text) {
+    const size_t at = text.find(" PID: ");
+    if (at == std::string::npos) return -1;
+    char *end = nullptr;
+    long v = std::strtol(text.c_str() + at + 6, &end, 10);
+    return end == text.c_str() + at + 6 ? -1 : static_cast<int>(v);
+}
+
+// The first line of a kernel splat: WARN() (__warn: "WARNING: CPU: ..."), a
+// BUG()/NULL dereference ("BUG: ..."), or an oops without a BUG line first
+// ("Oops: ..." / "general protection fault").
+bool opens_splat(const std::string &t, bool bug_open) {
+    if (t.rfind("WARNING: ", 0) == 0 || t.rfind("BUG: ", 0) == 0) return true;
+    if (t.rfind("general protection fault", 0) == 0) return true;
+    return t.rfind("Oops: ", 0) == 0 && !bug_open; // after a BUG line it is the same oops
+}
+bool closes_splat(const std::string &t) {
+    return t.rfind("---[ end trace", 0) == 0;
+}
+
 bool opens_fault(const std::string &t) {
     return t.find("page fault") != std::string::npos;
 }
@@ -44,6 +67,23 @@ KernelLogVerdict classify_kernel_log(const std::vector<KmsgRecord> &records, int
         std::vector<const KmsgRecord *> lines;
     };
     KernelLogVerdict v;
+    // A splat is not per device: its lines follow the opener in the log
+    // until the next splat or its end marker; it is ours when its WARNING or
+    // task line names `pid`. (Splats of other tasks interleaving with ours
+    // cannot be told apart without the kernel's caller ids; not attempted.)
+    struct Splat {
+        bool open = false, bug = false;
+        int owner = -1;
+        std::vector<const KmsgRecord *> lines;
+    } splat;
+    auto end_splat = [&] {
+        if (splat.open && splat.owner == pid) {
+            v.kernel_bug = true;
+            for (const auto *l : splat.lines)
+                v.lines.push_back(l->text);
+        }
+        splat = Splat{};
+    };
     std::vector<Group> done;
     std::map<std::string, Group> open; // by device slot
     auto close = [&](const std::string &slot) {
@@ -53,10 +93,31 @@ KernelLogVerdict classify_kernel_log(const std::vector<KmsgRecord> &records, int
         open.erase(it);
     };
     for (const auto &r : records) {
+        if (opens_splat(r.text, splat.open && splat.bug)) {
+            end_splat();
+            splat.open = true;
+            splat.bug = r.text.rfind("WARNING: ", 0) != 0;
+            splat.owner = splat_pid(r.text);
+            splat.lines.push_back(&r);
+            continue;
+        }
+        if (closes_splat(r.text)) {
+            if (splat.open) splat.lines.push_back(&r);
+            end_splat();
+            continue;
+        }
         const std::string slot = amdgpu_slot(r.text);
+        const int p = slot.empty() ? -1 : named_pid(r.text);
+        if (splat.open && !opens_fault(r.text) && !opens_reset(r.text) && (slot.empty() || p < 0)) {
+            // Part of the splat: its task line, registers, call trace (some
+            // of it printed by amdgpu without a pid).
+            if (splat.owner < 0) splat.owner = splat_pid(r.text);
+            splat.lines.push_back(&r);
+            continue;
+        }
         if (slot.empty()) continue;
-        const int p = named_pid(r.text);
         if (opens_fault(r.text) || opens_reset(r.text)) {
+            end_splat();
             close(slot);
             Group g;
             g.fault = opens_fault(r.text);
@@ -77,6 +138,7 @@ KernelLogVerdict classify_kernel_log(const std::vector<KmsgRecord> &records, int
             if (r.priority <= 4) v.warnings = true;
         }
     }
+    end_splat();
     for (auto &[slot, g] : open)
         done.push_back(std::move(g));
     for (const auto &g : done) {

@@ -55,6 +55,8 @@ enum class StepKind {
     kernel_syncobj,
     kernel_dependency,
     kernel_dmabuf,
+    kernel_vm,
+    kernel_jobs,
     provoke,
     memcpy,
     memcpy_async,
@@ -83,6 +85,9 @@ enum class StepKind {
     device_synchronize,
     get_device_properties,
     device_get_attribute,
+    // Bytes per SDMA COPY_LINEAR packet of a device's copies
+    // (peerSetCopyPacketMax): copies split at the engine's boundary.
+    set_copy_packet_max,
 };
 
 // True for the kernel-contract steps.

@@ -18,13 +18,19 @@ struct KernelLogVerdict {
     bool unexpected_fault = false;  // a page fault no step asked for
     bool unexpected_reset = false;  // a ring timeout / GPU reset no step asked for
     bool warnings = false;          // other amdgpu lines at warning level or worse
+    bool kernel_bug = false;        // a WARNING / BUG / Oops splat naming this process
 };
 
 // Groups: a "page fault" or "ring ... timeout" line opens a group for its
 // device; lines without a pid continue the open group of their device; the
 // group is this process's when a line of it names `pid` ("pid N"). Lines of
 // another pid, and orphan lines whose group began before the window, are not
-// ours. `expect_fault` / `expect_reset`: a step provoked them on purpose.
+// ours. A kernel splat (WARN(): "WARNING: CPU: n PID: p at ..."; an oops:
+// "BUG: ..." / "Oops: ..." with its "CPU: n PID: p Comm: ..." task line) runs
+// to the next splat, fault or reset opener or "---[ end trace"; it is ours
+// when it names `pid` and then always fails the instance (`kernel_bug`): no
+// step provokes a kernel bug on purpose. `expect_fault` / `expect_reset`: a step provoked them on
+// purpose.
 KernelLogVerdict classify_kernel_log(const std::vector<KmsgRecord> &records, int pid,
                                      bool expect_fault, bool expect_reset);
 
