@@ -58,7 +58,12 @@ std::vector<size_t> filter(const std::vector<size_t> &from, const char *spec) {
 Status read_topology(Topology &out) {
     out.gpus.clear();
     KfdSession s;
-    if (hsaKmtOpenKFD() != HSAKMT_STATUS_SUCCESS) return Status::fail(ENODEV, "hsaKmtOpenKFD");
+    // libhsakmt counts opens: a process that already holds the KFD open (the
+    // peer API's KFD path) gets KERNEL_ALREADY_OPENED with the count raised,
+    // which the matching hsaKmtCloseKFD lowers again.
+    const HSAKMT_STATUS opened = hsaKmtOpenKFD();
+    if (opened != HSAKMT_STATUS_SUCCESS && opened != HSAKMT_STATUS_KERNEL_ALREADY_OPENED)
+        return Status::fail(ENODEV, "hsaKmtOpenKFD");
     s.open = true;
     HsaSystemProperties sys{};
     if (hsaKmtAcquireSystemProperties(&sys) != HSAKMT_STATUS_SUCCESS)

@@ -174,6 +174,9 @@ extern "C" hipError_t peerCpuRead(const void *devicePtr, void *hostDst, size_t b
     if (!hostDst || !devicePtr) return hipErrorInvalidValue;
     if (bytes == 0) return hipSuccess;
     const uint64_t va = addr(devicePtr);
+    // KFD path: VRAM without host access, read by the owner's engine into
+    // host memory instead (CONTRACT.md §7).
+    if (rt->kfd()) return host_transfer(*rt, va, hostDst, bytes, Direction::to_host);
     std::lock_guard lock(rt->mu); // a racing hipFree must not unmap under us
     const auto *entry = rt->table.find_range(va, bytes);
     if (!entry) return hipErrorInvalidValue;
@@ -220,4 +223,12 @@ extern "C" hipError_t peerGetContextResetState(int device, uint64_t *flags) {
         return Runtime::map_kernel_error(s);
     }
     return hipSuccess;
+}
+
+extern "C" const char *peerKernelPath(void) {
+    Runtime &rt = Runtime::get();
+    if (rt.init_status() != hipSuccess && rt.init_kernel_status().call &&
+        std::strncmp(rt.init_kernel_status().call, "PEER_HARNESS_PATH", 17) == 0)
+        return nullptr;
+    return rt.kfd() ? "kfd" : "drm";
 }

@@ -87,6 +87,9 @@ hipError_t api::hipHostMalloc(void **ptr, size_t size, unsigned int flags) {
         *ptr = nullptr;
         return hipSuccess;
     }
+    // KFD path: pinned memory would be DRM GTT at an address of the harness's
+    // allocator, which may coincide with libhsakmt's (CONTRACT.md §7).
+    if (rt->kfd()) return hipErrorNotSupported;
     const int c = thread_state().current_device;
     auto h = std::make_shared<HostAlloc>();
     h->span_bytes = (uint64_t(size) + kPage - 1) & ~(kPage - 1);
@@ -144,6 +147,7 @@ hipError_t api::hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int fl
                            hipHostRegisterIoMemory | hipHostRegisterReadOnly;
     if (flags & ~known) return hipErrorInvalidValue;
     if (flags & hipHostRegisterIoMemory) return hipErrorNotSupported; // no MMIO pinning here
+    if (rt->kfd()) return hipErrorNotSupported;                       // §7
     const uint64_t a = addr(hostPtr);
     if (a + sizeBytes < a) return hipErrorInvalidValue;
     {

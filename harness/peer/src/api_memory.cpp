@@ -16,6 +16,28 @@ hipError_t fail(const kmd::Status &s) {
     record_kernel_error(s);
     return Runtime::map_kernel_error(s);
 }
+
+// KFD path (CONTRACT.md §7): hsaKmtAllocMemory on the owner's node, mapped
+// onto the owner and every device that enabled access to it. The address is
+// libhsakmt's (its SVM aperture); there is no guard page of ours after it.
+hipError_t malloc_kfd(Runtime &rt, int c, size_t size, uint64_t bytes, void **ptr) {
+    auto a = std::make_shared<Allocation>();
+    a->owner = c;
+    a->size = size;
+    if (kmd::Status s = kfd::Memory::alloc_vram(rt.device(c).node.node, bytes, a->kmem); !s)
+        return fail(s);
+    a->base = a->kmem->va();
+    const uint32_t own[] = {rt.device(c).node.node};
+    if (kmd::Status s = a->kmem->map_to(own); !s) return fail(s);
+    std::lock_guard lock(rt.mu);
+    for (int p = 0; p < rt.count(); ++p) {
+        if (p == c || !rt.enabled[size_t(p)][size_t(c)]) continue;
+        if (kmd::Status m = rt.map_into(*a, p); !m) return fail(m); // kmem frees it all
+    }
+    rt.table.insert({a->base, a->size, c, a});
+    *ptr = reinterpret_cast<void *>(a->base);
+    return hipSuccess;
+}
 } // namespace
 
 hipError_t api::hipMalloc(void **ptr, size_t size) {
@@ -30,6 +52,7 @@ hipError_t api::hipMalloc(void **ptr, size_t size) {
     PeerDevice &d = rt->device(c);
     const uint64_t bo_bytes = (uint64_t(size) + kPage - 1) & ~(kPage - 1);
     if (bo_bytes < size) return hipErrorOutOfMemory;
+    if (rt->kfd()) return malloc_kfd(*rt, c, size, bo_bytes, ptr);
     // Large allocations get 2 MiB alignment so the kernel can use big pages.
     const uint64_t align = bo_bytes >= (2ull << 20) ? (2ull << 20) : (64ull << 10);
     auto va = rt->va().allocate(bo_bytes + kGuard, align);

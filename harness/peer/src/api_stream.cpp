@@ -113,6 +113,8 @@ hipError_t api::hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t val
     default:
         return hipErrorInvalidValue;
     }
+    // KFD path: streams run synchronously there and nothing polls (§7).
+    if (rt->kfd()) return hipErrorNotSupported;
     PeerDevice &d = rt->device(s->device);
     uint64_t va = 0;
     uint32_t handle = 0;

@@ -35,14 +35,20 @@ std::optional<std::pair<int, uint32_t>> owning_bo(Runtime &rt, uint64_t dev, uin
     std::lock_guard lock(rt.mu);
     const auto *e = rt.table.find_range(dev, n);
     if (!e) return std::nullopt;
-    return std::pair{e->owner, e->data->bo->kms_handle()};
+    return std::pair{e->owner, kms_of(e->data->bo)};
+}
+
+// One job on the engine of the current path (KFD user queue or DRM CS).
+JobOutcome run_ib(Runtime &rt, PeerDevice &d, std::span<const uint32_t> ib,
+                  std::span<const uint32_t> bos) {
+    return rt.kfd() ? rt.run_kfd_job(d, ib) : rt.run_job(d, ib, bos);
 }
 
 hipError_t run_copy(Runtime &rt, PeerDevice &d, uint64_t src, uint64_t dst, uint64_t n,
                     std::span<const uint32_t> bos) {
     std::vector<uint32_t> ib;
     if (hipError_t e = copy_ib(d, src, dst, n, ib); e != hipSuccess) return e;
-    return rt.run_job(d, ib, bos).status;
+    return run_ib(rt, d, ib, bos).status;
 }
 
 uint64_t host_now_ns() {
@@ -121,9 +127,9 @@ hipError_t host_transfer(Runtime &rt, uint64_t dev, void *host, size_t n, Direct
     if (!range) return hipErrorInvalidValue;
     const auto [owner, handle] = *range;
     PeerDevice &d = rt.device(owner);
-    GttBuffer &st = *d.staging;
+    GttBuffer &st = rt.staging_of(d);
     std::lock_guard lock(st.mu);
-    const uint32_t bos[] = {handle, st.bo->kms_handle()};
+    const uint32_t bos[] = {handle, kms_of(st.bo)};
     auto *h = static_cast<uint8_t *>(host);
     for (uint64_t off = 0; off < n;) {
         const uint64_t len = std::min<uint64_t>(n - off, st.bytes);
@@ -153,7 +159,7 @@ hipError_t device_fill(Runtime &rt, uint64_t dev, uint8_t value, size_t n) {
     if (sdma::constant_fill_split(ib, d.gen, dev, pattern, n) != sdma::Error::none)
         return hipErrorInvalidValue;
     const uint32_t bos[] = {handle};
-    return rt.run_job(d, ib, bos).status;
+    return run_ib(rt, d, ib, bos).status;
 }
 
 namespace {
@@ -173,8 +179,8 @@ hipError_t staged_copy(Runtime &rt, StagedEnd from, StagedEnd to, uint64_t n) {
     std::lock_guard lock(b->mu);
     PeerDevice &sd = rt.device(from.dev);
     PeerDevice &dd = rt.device(to.dev);
-    const uint32_t src_bos[] = {from.handle, b->bo->kms_handle()};
-    const uint32_t dst_bos[] = {to.handle, b->import->kms_handle()};
+    const uint32_t src_bos[] = {from.handle, kms_of(b->bo)};
+    const uint32_t dst_bos[] = {to.handle, kms_of(b->import)};
     const uint64_t chunk = Runtime::kBounceChunk;
     const uint64_t chunks = (n + chunk - 1) / chunk;
 
@@ -198,7 +204,8 @@ hipError_t staged_copy(Runtime &rt, StagedEnd from, StagedEnd to, uint64_t n) {
                      std::span<const uint32_t> bos, PendingJob &j, bool &busy) {
         if (first != hipSuccess) return;
         if (hipError_t e = copy_ib(d, from, to, len, ib); e != hipSuccess) return note(e);
-        if (kmd::Status s = rt.submit_job(d, ib, bos, j); !s) return note(fail(s));
+        kmd::Status s = rt.kfd() ? rt.submit_kfd_job(d, ib, j) : rt.submit_job(d, ib, bos, j);
+        if (!s) return note(fail(s));
         busy = true;
     };
     auto slot_va = [&](uint64_t i) { return b->va + (i % 2) * chunk; };
@@ -247,23 +254,23 @@ hipError_t peer_copy(Runtime &rt, uint64_t dst, int dst_dev, uint64_t src, int s
         if (src < dst + n && dst < src + n) return hipErrorInvalidValue;
         sa = se->data;
         da = de->data;
-        from = {src_dev, sa->bo->kms_handle(), src};
-        to = {dst_dev, da->bo->kms_handle(), dst};
+        from = {src_dev, kms_of(sa->bo), src};
+        to = {dst_dev, kms_of(da->bo), dst};
         if (src_dev == dst_dev) {
             path = peerCopyPathSameDevice;
             exec = &rt.device(src_dev);
-            bos.push_back(sa->bo->kms_handle());
-            if (da != sa) bos.push_back(da->bo->kms_handle());
+            bos.push_back(kms_of(sa->bo));
+            if (da != sa) bos.push_back(kms_of(da->bo));
         } else if (rt.enabled[size_t(dst_dev)][size_t(src_dev)] && sa->peers.count(dst_dev)) {
             // The destination device maps the source: it pulls.
             path = peerCopyPathDirect;
             exec = &rt.device(dst_dev);
-            bos = {da->bo->kms_handle(), sa->peers.at(dst_dev).import->kms_handle()};
+            bos = {kms_of(da->bo), kms_of(sa->peers.at(dst_dev).import)};
         } else if (rt.enabled[size_t(src_dev)][size_t(dst_dev)] && da->peers.count(src_dev)) {
             // The source device maps the destination: it pushes.
             path = peerCopyPathDirect;
             exec = &rt.device(src_dev);
-            bos = {sa->bo->kms_handle(), da->peers.at(src_dev).import->kms_handle()};
+            bos = {kms_of(sa->bo), kms_of(da->peers.at(src_dev).import)};
         }
     }
     ThreadState &t = thread_state();
@@ -313,15 +320,15 @@ hipError_t raw_access(Runtime &rt, int device, uint64_t va, void *host, size_t n
         if (const auto *e = rt.table.find(va)) {
             hold = e->data;
             if (hold->owner == device) {
-                bos.push_back(hold->bo->kms_handle());
+                bos.push_back(kms_of(hold->bo));
             } else if (auto it = hold->peers.find(device); it != hold->peers.end()) {
-                bos.push_back(it->second.import->kms_handle());
+                bos.push_back(kms_of(it->second.import));
             }
         }
     }
-    GttBuffer &st = *d.staging;
+    GttBuffer &st = rt.staging_of(d);
     std::lock_guard lock(st.mu);
-    bos.push_back(st.bo->kms_handle());
+    bos.push_back(kms_of(st.bo));
     auto *h = static_cast<uint8_t *>(host);
     for (uint64_t off = 0; off < n;) {
         const uint64_t len = std::min<uint64_t>(n - off, st.bytes);
@@ -330,7 +337,7 @@ hipError_t raw_access(Runtime &rt, int device, uint64_t va, void *host, size_t n
         const uint64_t from = write ? st.va : va + off;
         const uint64_t to = write ? va + off : st.va;
         if (hipError_t e = copy_ib(d, from, to, len, ib); e != hipSuccess) return e;
-        JobOutcome o = rt.run_job(d, ib, bos);
+        JobOutcome o = run_ib(rt, d, ib, bos);
         // The bytes the engine produced are returned even after a fault, so a
         // test can see what a faulting read yields.
         if (!write && o.kernel.ok()) std::memcpy(h + off, st.cpu, len);

@@ -28,12 +28,32 @@ Runtime &Runtime::get() {
 Runtime::Runtime() = default;
 
 void Runtime::init() {
+    // The kernel path, once per process: a runner sets it per case instance
+    // in the child that runs the instance (CONTRACT.md §7).
+    if (const char *p = std::getenv("PEER_HARNESS_PATH"); p && *p) {
+        if (std::strcmp(p, "kfd") == 0) {
+            path_ = KernelPath::kfd;
+        } else if (std::strcmp(p, "drm") != 0) {
+            init_kernel_ = kmd::Status::fail(EINVAL, "PEER_HARNESS_PATH (drm|kfd)");
+            init_status_ = hipErrorNotInitialized;
+            return;
+        }
+    }
     kmd::Topology topo;
     kmd::Status s = kmd::read_topology(topo);
     if (!s) {
         // No KFD is "no device", as HIP reports it; the reason stays readable.
         init_kernel_ = s;
         return;
+    }
+    // After the topology read (which releases libhsakmt's snapshot), before
+    // any render node of our own is opened.
+    if (kfd() && !topo.gpus.empty()) {
+        if (kmd::Status k = kfd::Session::open(kfd_session_); !k) {
+            init_kernel_ = k;
+            init_status_ = hipErrorNotInitialized;
+            return;
+        }
     }
     const auto order = kmd::visible_devices(topo.gpus.size(), std::getenv("ROCR_VISIBLE_DEVICES"),
                                             std::getenv("HIP_VISIBLE_DEVICES"));
@@ -102,7 +122,32 @@ void Runtime::init() {
         // Without it copies are still timed, on the host clock.
         if (kmd::Status c = make_gtt(*d, nullptr, kClockBytes, d->clock); !c) d->clock.reset();
     }
+    if (kfd()) {
+        for (auto &d : devs_) {
+            const uint32_t on[] = {d->node.node};
+            kmd::Status k = kfd::SdmaQueue::create(d->node.node, d->gen, d->kqueue);
+            if (k) k = make_kfd_host(on, kStagingBytes, d->kstaging);
+            if (!k) {
+                init_kernel_ = k;
+                init_status_ = hipErrorNotInitialized;
+                devs_.clear();
+                return;
+            }
+        }
+    }
     kmsg_ = std::make_unique<kmd::KmsgLog>();
+}
+
+kmd::Status Runtime::make_kfd_host(std::span<const uint32_t> nodes, uint64_t bytes,
+                                   std::unique_ptr<GttBuffer> &out) {
+    auto g = std::make_unique<GttBuffer>();
+    if (kmd::Status s = kfd::Memory::alloc_host(bytes, g->kmem); !s) return s;
+    if (kmd::Status s = g->kmem->map_to(nodes); !s) return s;
+    g->va = g->kmem->va();
+    g->cpu = g->kmem->cpu();
+    g->bytes = bytes;
+    out = std::move(g);
+    return kmd::Status::success();
 }
 
 uint64_t default_packet_max(uint32_t sdma_major, uint32_t sdma_minor) {
@@ -122,6 +167,8 @@ hipError_t Runtime::map_kernel_error(const kmd::Status &s) {
     if (s.ok()) return hipSuccess;
     const bool alloc_call = s.call && (std::strncmp(s.call, "AMDGPU_GEM_CREATE", 17) == 0 ||
                                        std::strncmp(s.call, "AMDGPU_GEM_VA", 13) == 0 ||
+                                       std::strncmp(s.call, "hsaKmtAllocMemory", 17) == 0 ||
+                                       std::strncmp(s.call, "hsaKmtMapMemoryToGPU", 20) == 0 ||
                                        std::strcmp(s.call, "va_allocator") == 0);
     if (s.err == ENOMEM && alloc_call) return hipErrorOutOfMemory;
     if (s.err == ETIME) return hipErrorLaunchTimeOut;
@@ -164,8 +211,8 @@ void Runtime::poison_staging(int a, int b, uint64_t bytes, uint8_t byte) {
         std::lock_guard lock(g.mu);
         if (g.cpu) std::memset(g.cpu, byte, std::min(bytes, g.bytes));
     };
-    fill(*device(a).staging);
-    if (b != a) fill(*device(b).staging);
+    fill(staging_of(device(a)));
+    if (b != a) fill(staging_of(device(b)));
     std::lock_guard lock(bounce_mu_);
     for (auto &[pair, g] : bounce_)
         if ((pair.first == a && pair.second == b) || (pair.first == b && pair.second == a))
@@ -176,8 +223,15 @@ kmd::Status Runtime::bounce(int src, int dst, GttBuffer *&out) {
     std::lock_guard lock(bounce_mu_);
     auto &slot = bounce_[{src, dst}];
     if (!slot) {
-        if (kmd::Status s = make_gtt(device(src), &device(dst), 2 * kBounceChunk, slot); !s)
+        if (kfd()) {
+            // Host memory mapped onto both nodes: GTT is never refused by
+            // kfd_mem_attach, whatever the pair.
+            const uint32_t on[] = {device(src).node.node, device(dst).node.node};
+            if (kmd::Status s = make_kfd_host(on, 2 * kBounceChunk, slot); !s) return s;
+        } else if (kmd::Status s = make_gtt(device(src), &device(dst), 2 * kBounceChunk, slot);
+                   !s) {
             return s;
+        }
     }
     out = slot.get();
     return kmd::Status::success();
@@ -185,6 +239,15 @@ kmd::Status Runtime::bounce(int src, int dst, GttBuffer *&out) {
 
 kmd::Status Runtime::map_into(Allocation &a, int d) {
     if (a.peers.count(d)) return kmd::Status::success();
+    if (a.kmem) {
+        // KFD path: the owner's VRAM mapped onto d's node as well
+        // (hsaKmtMapMemoryToGPUNodes; kfd_mem_attach decides).
+        std::vector<uint32_t> nodes = a.kmem->nodes();
+        nodes.push_back(device(d).node.node);
+        if (kmd::Status s = a.kmem->map_to(nodes); !s) return s;
+        a.peers.emplace(d, Allocation::PeerMap{});
+        return kmd::Status::success();
+    }
     Allocation::PeerMap pm;
     kmd::UniqueFd fd;
     if (kmd::Status s = a.bo->export_dmabuf(fd); !s) return s;
@@ -200,6 +263,13 @@ kmd::Status Runtime::map_into(Allocation &a, int d) {
 kmd::Status Runtime::unmap_from(Allocation &a, int d) {
     auto it = a.peers.find(d);
     if (it == a.peers.end()) return kmd::Status::success();
+    if (a.kmem) {
+        std::vector<uint32_t> nodes;
+        for (uint32_t n : a.kmem->nodes())
+            if (n != device(d).node.node) nodes.push_back(n);
+        a.peers.erase(it);
+        return a.kmem->map_to(nodes);
+    }
     kmd::Status s = it->second.map->unmap();
     a.peers.erase(it); // the import goes with it, whatever the unmap said
     return s;
@@ -211,6 +281,13 @@ kmd::Status Runtime::free_locked(uint64_t base) {
     std::shared_ptr<Allocation> a = e->data;
     table.erase(base);
     kmd::Status first;
+    if (a->kmem) {
+        // KFD path: off every node, then freed; the address is libhsakmt's.
+        a->peers.clear();
+        first = a->kmem->unmap();
+        a->kmem.reset();
+        return first;
+    }
     for (auto it = a->peers.begin(); it != a->peers.end();) {
         kmd::Status s = it->second.map->unmap();
         if (!s && first.ok()) first = s;
@@ -237,10 +314,31 @@ kmd::Status Runtime::submit_job(PeerDevice &d, std::span<const uint32_t> ib,
     return d.queue->submit(ib, bos, job.fence);
 }
 
+kmd::Status Runtime::submit_kfd_job(PeerDevice &d, std::span<const uint32_t> ib, PendingJob &job) {
+    job.dev = &d;
+    // A fault on the KFD VM shows only in the kernel log (the DRM file's
+    // GPUVM_FAULT record is another VM's).
+    if (kmsg_ && kmsg_->available()) job.kmsg_mark = kmsg_->mark();
+    return d.kqueue->submit(ib, job.kfd_seq);
+}
+
+JobOutcome Runtime::run_kfd_job(PeerDevice &d, std::span<const uint32_t> ib) {
+    PendingJob job;
+    if (kmd::Status s = submit_kfd_job(d, ib, job); !s) {
+        record_kernel_error(s);
+        JobOutcome o;
+        o.kernel = s;
+        o.status = map_kernel_error(s);
+        return o;
+    }
+    return finish_job(job);
+}
+
 JobOutcome Runtime::finish_job(PendingJob &job) {
     JobOutcome o;
     PeerDevice &d = *job.dev;
-    o.kernel = d.queue->wait(job.fence, d.queue->default_timeout_ns());
+    o.kernel = job.kfd_seq ? d.kqueue->wait(job.kfd_seq, d.kqueue->default_timeout_ns())
+                           : d.queue->wait(job.fence, d.queue->default_timeout_ns());
     if (kmsg_ && kmsg_->available()) {
         auto faults = kmsg_->faults_since(job.kmsg_mark, d.pci_slot);
         if (!faults.empty()) {

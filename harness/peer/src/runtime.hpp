@@ -10,6 +10,7 @@
 
 #include "alloc_table.hpp"
 #include "host_memory.hpp"
+#include "kfd/kfd.hpp"
 #include "kmd/bo.hpp"
 #include "kmd/device.hpp"
 #include "kmd/kmsg.hpp"
@@ -40,7 +41,14 @@ struct GttBuffer {
     uint64_t va = 0, bytes = 0;
     uint8_t *cpu = nullptr;
     std::mutex mu; // one user at a time
+    // KFD path: libhsakmt host memory mapped onto one or two GPU nodes
+    // instead of bo/import (va is its address on those nodes).
+    std::unique_ptr<kfd::Memory> kmem;
 };
+
+// Which kernel interface the API drives (PEER_HARNESS_PATH, read once at
+// initialisation; CONTRACT.md §7).
+enum class KernelPath { drm, kfd };
 
 struct PeerDevice {
     int index = 0;
@@ -56,6 +64,11 @@ struct PeerDevice {
     // copies are then timed on the host.
     std::unique_ptr<GttBuffer> clock;
     std::atomic<uint32_t> clock_slot{0};
+    // KFD path: the device's SDMA user queue and a host staging buffer
+    // mapped onto its node (the DRM queue and staging above stay for the
+    // calls that only exist on the DRM path).
+    std::unique_ptr<kfd::SdmaQueue> kqueue;
+    std::unique_ptr<GttBuffer> kstaging;
     // Bytes per COPY_LINEAR packet. The kernel's copy_max_bytes is 4 MiB on
     // SDMA v4-v7, but Mesa keeps below 0x3fff00 before SDMA 5.2 because of an
     // undocumented hardware limit on the last 255 bytes of a 2^22-byte count
@@ -80,7 +93,15 @@ struct Allocation {
         std::unique_ptr<kmd::VaMapping> map;
     };
     std::map<int, PeerMap> peers; // device -> its mapping of this allocation
+    // KFD path: the hsaKmtAllocMemory buffer; a peer's mapping is its node in
+    // kmem->nodes(), and its `peers` entry has no import or map.
+    std::unique_ptr<kfd::Memory> kmem;
 };
+
+// KMS handle of a BO, 0 on the KFD path (no BO; a user queue needs no list).
+inline uint32_t kms_of(const std::unique_ptr<kmd::Bo> &bo) {
+    return bo ? bo->kms_handle() : 0;
+}
 
 // Outcome of one SDMA job as the API reports it.
 struct JobOutcome {
@@ -97,6 +118,7 @@ struct PendingJob {
     uint64_t kmsg_mark = 0;
     kmd::Device::VmFaultInfo fault_before;
     bool have_fault_before = false;
+    uint64_t kfd_seq = 0; // KFD path: the job's fence value on dev->kqueue
 };
 
 struct StreamTable; // streams.hpp
@@ -115,6 +137,8 @@ class Runtime {
     PeerDevice &device(int id) { return *devs_[size_t(id)]; }
     bool can_access(int from, int to) const { return can_access_[size_t(from)][size_t(to)]; }
     const kmd::Link *link(int from, int to) const;
+    KernelPath path() const { return path_; }
+    bool kfd() const { return path_ == KernelPath::kfd; }
 
     std::mutex mu;
     AllocTable<Allocation> table;           // guarded by mu
@@ -134,6 +158,12 @@ class Runtime {
     // fault on the job's device and maps the outcome (CONTRACT.md §3).
     kmd::Status submit_job(PeerDevice &d, std::span<const uint32_t> ib,
                            std::span<const uint32_t> bos, PendingJob &job);
+    // The same on the device's KFD user queue (KFD path); finish_job and
+    // run_kfd_job wait for it.
+    kmd::Status submit_kfd_job(PeerDevice &d, std::span<const uint32_t> ib, PendingJob &job);
+    JobOutcome run_kfd_job(PeerDevice &d, std::span<const uint32_t> ib);
+    // The device's host staging buffer of the current path.
+    GttBuffer &staging_of(PeerDevice &d) { return kfd() ? *d.kstaging : *d.staging; }
     JobOutcome finish_job(PendingJob &job);
     JobOutcome run_job(PeerDevice &d, std::span<const uint32_t> ib, std::span<const uint32_t> bos);
 
@@ -157,6 +187,11 @@ class Runtime {
     kmd::Status make_gtt(PeerDevice &d, PeerDevice *second, uint64_t bytes,
                          std::unique_ptr<GttBuffer> &out);
 
+    kmd::Status make_kfd_host(std::span<const uint32_t> nodes, uint64_t bytes,
+                              std::unique_ptr<GttBuffer> &out);
+
+    KernelPath path_ = KernelPath::drm;
+    std::unique_ptr<kfd::Session> kfd_session_;
     hipError_t init_status_ = hipSuccess;
     kmd::Status init_kernel_;
     std::vector<std::unique_ptr<PeerDevice>> devs_;

@@ -70,9 +70,9 @@ struct Job {
 uint32_t handle_on(const End &e, int device) {
     if (e.kind == End::pageable) return 0;
     if (e.kind == End::device) {
-        if (e.owner == device) return e.alloc->bo->kms_handle();
+        if (e.owner == device) return kms_of(e.alloc->bo);
         auto it = e.alloc->peers.find(device);
-        return it == e.alloc->peers.end() ? 0 : it->second.import->kms_handle();
+        return it == e.alloc->peers.end() ? 0 : kms_of(it->second.import);
     }
     return e.host->dev[size_t(device)].bo->kms_handle();
 }
@@ -145,7 +145,9 @@ hipError_t memcpy_kind(Runtime &rt, void *dst, const void *src, size_t n, hipMem
         if (d.kind == End::device && s.kind == End::device && d.owner == s.owner &&
             ranges_overlap(d.va, s.va, n))
             return hipErrorInvalidValue;
-        one_job = plan_one_job(rt, d, s, job);
+        // KFD path: no single-job plan across pinned (DRM) memory; device
+        // memory goes through the synchronous paths below (§7).
+        one_job = !rt.kfd() && plan_one_job(rt, d, s, job);
     }
     if (one_job) {
         if (hipError_t e = encode_copy(job, d.va, s.va, n); e != hipSuccess) return e;
@@ -177,8 +179,12 @@ hipError_t memset_async(Runtime &rt, void *dst, int value, size_t n, ihipStream_
         d.va = addr_of(dst);
         d.alloc = e->data;
         job.exec = &rt.device(d.owner);
-        job.bos = {d.alloc->bo->kms_handle()};
+        job.bos = {kms_of(d.alloc->bo)};
         job.holds.push_back(d.alloc);
+    }
+    if (rt.kfd()) { // §7: synchronous after the stream's earlier work
+        stream_drain(rt, stream);
+        return device_fill(rt, d.va, static_cast<uint8_t>(value), n);
     }
     const uint32_t pattern = static_cast<uint8_t>(value) * 0x01010101u;
     if (sdma::constant_fill_split(job.ib, job.exec->gen, d.va, pattern, n) != sdma::Error::none)
@@ -205,7 +211,7 @@ hipError_t memcpy_peer_async(Runtime &rt, void *dst, int dst_dev, const void *sr
             src_dev == dst_dev ||
             (rt.enabled[size_t(dst_dev)][size_t(src_dev)] && s.alloc->peers.count(dst_dev)) ||
             (rt.enabled[size_t(src_dev)][size_t(dst_dev)] && d.alloc->peers.count(src_dev));
-        one_job = mapped && plan_one_job(rt, d, s, job);
+        one_job = mapped && !rt.kfd() && plan_one_job(rt, d, s, job);
     }
     if (!one_job) {
         stream_drain(rt, stream);

@@ -161,6 +161,12 @@ hipError_t peerPoisonStaging(int deviceA, int deviceB, size_t bytes, unsigned ch
 /* Device that owns the allocation containing ptr, or -1. */
 int peerOwnerDevice(const void *ptr);
 
+/* The kernel path the library drives, "drm" or "kfd" (environment
+ * PEER_HARNESS_PATH at initialisation; CONTRACT.md section 7). Initialises the
+ * library; "drm" also when no device is visible, NULL when the setting is
+ * not one of the two. */
+const char *peerKernelPath(void);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

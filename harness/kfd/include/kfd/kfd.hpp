@@ -1,0 +1,135 @@
+// The KFD path to GPU memory and copies, the way ROCm's runtime takes it:
+// everything through libhsakmt (hsaKmtOpenKFD, hsaKmtAllocMemory,
+// hsaKmtMapMemoryToGPUNodes, hsaKmtCreateQueue), never through a render node
+// of our own. Each object is RAII; every failure is a kmd::Status carrying
+// the kernel's errno (as libhsakmt leaves it after the failing ioctl) and the
+// libhsakmt call's name.
+#pragma once
+
+#include "kmd/status.hpp"
+#include "sdma/packets.hpp"
+
+#include <hsakmt.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <vector>
+
+namespace kfd {
+
+// A libhsakmt result as a Status. `saved_errno` is errno read right after the
+// call (cleared before it): libhsakmt's ioctl wrapper returns -1 and keeps the
+// kernel's errno, so a refusal by the kernel arrives with its own errno. A
+// status without an errno (libhsakmt refused before any ioctl) is mapped to
+// the nearest errno: NO_MEMORY/OUT_OF_RESOURCES -> ENOMEM, INVALID_* -> EINVAL,
+// KERNEL_IO_CHANNEL_NOT_OPENED -> ENODEV, NOT_SUPPORTED -> ENOTSUP, anything
+// else -> EIO.
+kmd::Status from_hsakmt(HSAKMT_STATUS st, int saved_errno, const char *call);
+
+// hsaKmtOpenKFD and hsaKmtAcquireSystemProperties for the object's lifetime
+// (libhsakmt counts opens; the KFD process, its buffers and queues stay while
+// any session is open). libhsakmt keeps one topology snapshot per process and
+// kmd::read_topology releases it, so read the topology before opening a
+// session, not while one is open.
+class Session {
+  public:
+    static kmd::Status open(std::unique_ptr<Session> &out);
+    ~Session();
+    Session(const Session &) = delete;
+    Session &operator=(const Session &) = delete;
+
+  private:
+    Session() = default;
+    bool open_ = false, acquired_ = false;
+};
+
+// One hsaKmtAllocMemory buffer. Its address is the GPU VA on every node it is
+// mapped to (libhsakmt's SVM aperture); `nodes()` are the KFD nodes whose VM
+// maps it now.
+class Memory {
+  public:
+    // Device-local memory of `node` (NonPaged, NoSubstitute, no host access:
+    // works on small-BAR GPUs too). Not mapped anywhere yet.
+    static kmd::Status alloc_vram(uint32_t node, uint64_t bytes, std::unique_ptr<Memory> &out);
+    // Non-paged system memory (libhsakmt makes a GTT BO and maps it for the
+    // CPU); GTT is never refused by kfd_mem_attach, so any GPU may map it.
+    static kmd::Status alloc_host(uint64_t bytes, std::unique_ptr<Memory> &out);
+    // Unmaps (if mapped) and frees.
+    ~Memory();
+    Memory(const Memory &) = delete;
+    Memory &operator=(const Memory &) = delete;
+
+    // Makes the buffer mapped on exactly `nodes` (hsaKmtMapMemoryToGPUNodes).
+    // Growing the set maps the new nodes; shrinking it unmaps everything and
+    // maps the remaining set again (libhsakmt has no per-node unmap call).
+    // On failure `nodes()` is what libhsakmt and the kernel are left with as
+    // far as this object can tell: the old set when a grow failed (the kernel
+    // maps nothing new that it refused; nodes it did map before the refusal
+    // are unmapped again by a remap to the old set).
+    kmd::Status map_to(std::span<const uint32_t> nodes);
+    // hsaKmtUnmapMemoryToGPU: off every node.
+    kmd::Status unmap();
+
+    uint64_t va() const { return reinterpret_cast<uint64_t>(addr_); }
+    uint8_t *cpu() const { return host_ ? static_cast<uint8_t *>(addr_) : nullptr; }
+    uint64_t bytes() const { return bytes_; }
+    uint32_t owner_node() const { return node_; }
+    const std::vector<uint32_t> &nodes() const { return nodes_; }
+
+  private:
+    Memory() = default;
+    kmd::Status map_exact(std::span<const uint32_t> nodes);
+    void *addr_ = nullptr;
+    uint64_t bytes_ = 0;
+    uint32_t node_ = 0;
+    bool host_ = false;
+    std::vector<uint32_t> nodes_;
+};
+
+// An SDMA user-mode queue on one GPU node (hsaKmtCreateQueue HSA_QUEUE_SDMA):
+// a ring and a fence word in host memory mapped onto that node, the doorbell
+// libhsakmt mapped. submit() appends packets plus a FENCE writing the job's
+// sequence number, then writes the 64-bit byte count to the wptr and rings the
+// doorbell (GFX9+ SDMA user queues take a monotonic byte count); wait() polls
+// the fence word. Jobs on one queue complete in order.
+class SdmaQueue {
+  public:
+    static constexpr uint64_t kRingBytes = 256 * 1024;
+    static kmd::Status create(uint32_t node, sdma::Generation gen, std::unique_ptr<SdmaQueue> &out);
+    // Waits for every submitted job (bounded), destroys the queue, frees memory.
+    ~SdmaQueue();
+    SdmaQueue(const SdmaQueue &) = delete;
+    SdmaQueue &operator=(const SdmaQueue &) = delete;
+
+    // `packets` must not be empty and must fit in the ring with the fence.
+    // Waits (up to the timeout) for ring space. `seq` is what wait() takes.
+    kmd::Status submit(std::span<const uint32_t> packets, uint64_t &seq);
+    // ETIME ("kfd SDMA fence(timeout)") when the fence has not reached seq in
+    // time; the queue is then unusable (its later jobs are stuck behind it).
+    kmd::Status wait(uint64_t seq, uint64_t timeout_ns);
+    kmd::Status run(std::span<const uint32_t> packets, uint64_t timeout_ns);
+
+    uint32_t node() const { return node_; }
+    sdma::Generation generation() const { return gen_; }
+    uint64_t default_timeout_ns() const { return timeout_ns_; }
+    // What the engine wrote back (bytes consumed); for tests.
+    uint64_t read_pointer() const;
+
+  private:
+    SdmaQueue() = default;
+    uint32_t completed() const;
+    uint32_t node_ = 0;
+    sdma::Generation gen_ = sdma::Generation::v4;
+    std::unique_ptr<Memory> ring_, fence_;
+    HsaQueueResource res_{};
+    bool created_ = false;
+    std::mutex mu_;
+    uint64_t wptr_ = 0; // bytes written, monotonic
+    uint32_t next_seq_ = 1;
+    uint64_t last_seq_ = 0;
+    uint64_t timeout_ns_ = 20ull * 1000 * 1000 * 1000;
+};
+
+} // namespace kfd

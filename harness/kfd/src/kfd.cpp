@@ -1,0 +1,268 @@
+#include "kfd/kfd.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+namespace kfd {
+namespace {
+
+constexpr uint64_t kPage = 4096;
+
+uint64_t page_up(uint64_t n) {
+    return (n + kPage - 1) & ~(kPage - 1);
+}
+
+// Runs one libhsakmt call with errno cleared before and read right after it.
+template <typename F> kmd::Status call(const char *name, F &&f) {
+    errno = 0;
+    const HSAKMT_STATUS st = f();
+    const int e = errno;
+    return from_hsakmt(st, e, name);
+}
+
+} // namespace
+
+kmd::Status from_hsakmt(HSAKMT_STATUS st, int saved_errno, const char *name) {
+    if (st == HSAKMT_STATUS_SUCCESS) return kmd::Status::success();
+    if (saved_errno > 0) return kmd::Status::fail(saved_errno, name);
+    switch (st) {
+    case HSAKMT_STATUS_NO_MEMORY:
+    case HSAKMT_STATUS_OUT_OF_RESOURCES:
+        return kmd::Status::fail(ENOMEM, name);
+    case HSAKMT_STATUS_INVALID_PARAMETER:
+    case HSAKMT_STATUS_INVALID_HANDLE:
+    case HSAKMT_STATUS_INVALID_NODE_UNIT:
+        return kmd::Status::fail(EINVAL, name);
+    case HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED:
+        return kmd::Status::fail(ENODEV, name);
+    case HSAKMT_STATUS_NOT_SUPPORTED:
+        return kmd::Status::fail(ENOTSUP, name);
+    default:
+        return kmd::Status::fail(EIO, name);
+    }
+}
+
+kmd::Status Session::open(std::unique_ptr<Session> &out) {
+    // KERNEL_ALREADY_OPENED: another user in this process holds it; libhsakmt
+    // raised its open count all the same, so the close below balances it.
+    if (kmd::Status s =
+            call("hsaKmtOpenKFD",
+                 [] {
+                     const HSAKMT_STATUS st = hsaKmtOpenKFD();
+                     return st == HSAKMT_STATUS_KERNEL_ALREADY_OPENED ? HSAKMT_STATUS_SUCCESS : st;
+                 });
+        !s)
+        return s;
+    std::unique_ptr<Session> k(new Session());
+    k->open_ = true;
+    // libhsakmt resolves node ids through its topology snapshot: without one
+    // every per-node call (AllocMemory, MapMemoryToGPUNodes, CreateQueue)
+    // refuses the node.
+    HsaSystemProperties sys{};
+    if (kmd::Status s = call("hsaKmtAcquireSystemProperties",
+                             [&] { return hsaKmtAcquireSystemProperties(&sys); });
+        !s)
+        return s;
+    k->acquired_ = true;
+    out = std::move(k);
+    return kmd::Status::success();
+}
+
+Session::~Session() {
+    if (acquired_) hsaKmtReleaseSystemProperties();
+    if (open_) hsaKmtCloseKFD();
+}
+
+kmd::Status Memory::alloc_vram(uint32_t node, uint64_t bytes, std::unique_ptr<Memory> &out) {
+    if (bytes == 0) return kmd::Status::fail(EINVAL, "hsaKmtAllocMemory(size 0)");
+    std::unique_ptr<Memory> m(new Memory());
+    m->bytes_ = page_up(bytes);
+    m->node_ = node;
+    HsaMemFlags flags{};
+    flags.ui32.NonPaged = 1;     // device-local: preferred node is a GPU
+    flags.ui32.NoSubstitute = 1; // VRAM or nothing, never system memory instead
+    flags.ui32.PageSize = HSA_PAGE_SIZE_4KB;
+    flags.ui32.CoarseGrain = 1;
+    if (kmd::Status s = call("hsaKmtAllocMemory(VRAM)",
+                             [&] { return hsaKmtAllocMemory(node, m->bytes_, flags, &m->addr_); });
+        !s)
+        return s;
+    out = std::move(m);
+    return kmd::Status::success();
+}
+
+kmd::Status Memory::alloc_host(uint64_t bytes, std::unique_ptr<Memory> &out) {
+    if (bytes == 0) return kmd::Status::fail(EINVAL, "hsaKmtAllocMemory(size 0)");
+    std::unique_ptr<Memory> m(new Memory());
+    m->bytes_ = page_up(bytes);
+    m->host_ = true;
+    HsaMemFlags flags{};
+    flags.ui32.HostAccess = 1;
+    flags.ui32.NonPaged = 1; // GTT, not a userptr of pageable memory
+    flags.ui32.PageSize = HSA_PAGE_SIZE_4KB;
+    if (kmd::Status s = call("hsaKmtAllocMemory(host)",
+                             [&] { return hsaKmtAllocMemory(0, m->bytes_, flags, &m->addr_); });
+        !s)
+        return s;
+    out = std::move(m);
+    return kmd::Status::success();
+}
+
+Memory::~Memory() {
+    if (!addr_) return;
+    // A destructor cannot report; callers that care call unmap() first.
+    if (!nodes_.empty()) (void)unmap();
+    hsaKmtFreeMemory(addr_, bytes_);
+}
+
+kmd::Status Memory::map_exact(std::span<const uint32_t> nodes) {
+    std::vector<HSAuint32> arr(nodes.begin(), nodes.end());
+    HSAuint64 gpu_va = 0;
+    HsaMemMapFlags flags{};
+    return call("hsaKmtMapMemoryToGPUNodes", [&] {
+        return hsaKmtMapMemoryToGPUNodes(addr_, bytes_, &gpu_va, flags, arr.size(), arr.data());
+    });
+}
+
+kmd::Status Memory::map_to(std::span<const uint32_t> nodes) {
+    std::vector<uint32_t> want(nodes.begin(), nodes.end());
+    std::sort(want.begin(), want.end());
+    want.erase(std::unique(want.begin(), want.end()), want.end());
+    if (want == nodes_) return kmd::Status::success();
+    if (want.empty()) return unmap();
+    const bool grows = std::includes(want.begin(), want.end(), nodes_.begin(), nodes_.end());
+    if (!grows) {
+        // libhsakmt's own shrink path builds its list of nodes to drop in a
+        // buffer sized by the buffer's registered nodes, which is empty for
+        // memory that was never registered; unmapping everything and mapping
+        // the remaining set again avoids that path.
+        if (kmd::Status s = unmap(); !s) return s;
+    }
+    kmd::Status s = map_exact(want);
+    if (s) {
+        nodes_ = want;
+        return s;
+    }
+    // The kernel maps device by device and stops at the first refusal
+    // (kfd_ioctl_map_memory_to_gpu: n_success), so some of the new nodes may
+    // be mapped now; put the buffer back on its old set (or nothing).
+    std::vector<uint32_t> old = grows ? nodes_ : std::vector<uint32_t>{};
+    const bool was_grow = grows;
+    nodes_ = want; // what might be mapped: unmap() must name every node
+    (void)unmap();
+    if (was_grow && !old.empty() && map_exact(old)) nodes_ = old;
+    return s;
+}
+
+kmd::Status Memory::unmap() {
+    if (nodes_.empty()) return kmd::Status::success();
+    nodes_.clear();
+    return call("hsaKmtUnmapMemoryToGPU", [&] { return hsaKmtUnmapMemoryToGPU(addr_); });
+}
+
+kmd::Status SdmaQueue::create(uint32_t node, sdma::Generation gen,
+                              std::unique_ptr<SdmaQueue> &out) {
+    std::unique_ptr<SdmaQueue> q(new SdmaQueue());
+    q->node_ = node;
+    q->gen_ = gen;
+    const uint32_t on[] = {node};
+    if (kmd::Status s = Memory::alloc_host(kRingBytes, q->ring_); !s) return s;
+    if (kmd::Status s = q->ring_->map_to(on); !s) return s;
+    if (kmd::Status s = Memory::alloc_host(kPage, q->fence_); !s) return s;
+    if (kmd::Status s = q->fence_->map_to(on); !s) return s;
+    std::memset(q->ring_->cpu(), 0, kRingBytes);
+    std::memset(q->fence_->cpu(), 0, kPage);
+    if (kmd::Status s =
+            call("hsaKmtCreateQueue(SDMA)",
+                 [&] {
+                     return hsaKmtCreateQueue(node, HSA_QUEUE_SDMA, 100, HSA_QUEUE_PRIORITY_NORMAL,
+                                              q->ring_->cpu(), kRingBytes, nullptr, &q->res_);
+                 });
+        !s)
+        return s;
+    q->created_ = true;
+    out = std::move(q);
+    return kmd::Status::success();
+}
+
+SdmaQueue::~SdmaQueue() {
+    if (created_) {
+        if (last_seq_) (void)wait(last_seq_, timeout_ns_);
+        hsaKmtDestroyQueue(res_.QueueId);
+    }
+}
+
+uint32_t SdmaQueue::completed() const {
+    return __atomic_load_n(reinterpret_cast<const uint32_t *>(fence_->cpu()), __ATOMIC_ACQUIRE);
+}
+
+uint64_t SdmaQueue::read_pointer() const {
+    return __atomic_load_n(res_.Queue_read_ptr_aql, __ATOMIC_ACQUIRE);
+}
+
+kmd::Status SdmaQueue::submit(std::span<const uint32_t> packets, uint64_t &seq) {
+    std::lock_guard lock(mu_);
+    const uint32_t value = next_seq_;
+    std::vector<uint32_t> dw(packets.begin(), packets.end());
+    if (dw.empty()) return kmd::Status::fail(EINVAL, "kfd SDMA submit(empty)");
+    if (sdma::fence(dw, gen_, fence_->va(), value) != sdma::Error::none)
+        return kmd::Status::fail(EINVAL, "sdma::fence");
+    const uint64_t bytes = dw.size() * 4;
+    // A packet must not run across the ring's end: the tail is filled with
+    // zero dwords (one-dword NOPs) first, as ROCr's SDMA blit does.
+    const uint64_t pos = wptr_ % kRingBytes;
+    const uint64_t tail = pos + bytes > kRingBytes ? kRingBytes - pos : 0;
+    const uint64_t need = tail + bytes;
+    if (need >= kRingBytes) return kmd::Status::fail(E2BIG, "kfd SDMA submit(ring size)");
+    // Space: at most ring - 1 bytes outstanding between rptr and wptr.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(timeout_ns_);
+    while (wptr_ + need - read_pointer() > kRingBytes - 1) {
+        if (std::chrono::steady_clock::now() > deadline)
+            return kmd::Status::fail(ETIME, "kfd SDMA ring(full)");
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+    auto *ring = reinterpret_cast<uint32_t *>(ring_->cpu());
+    if (tail) {
+        std::memset(ring + pos / 4, 0, tail);
+        wptr_ += tail;
+    }
+    std::memcpy(ring + (wptr_ % kRingBytes) / 4, dw.data(), bytes);
+    wptr_ += bytes;
+    // The packets must be visible before the engine learns the new wptr.
+    __atomic_store_n(res_.Queue_write_ptr_aql, wptr_, __ATOMIC_RELEASE);
+    __atomic_store_n(res_.Queue_DoorBell_aql, wptr_, __ATOMIC_RELEASE);
+    ++next_seq_;
+    if (next_seq_ == 0) next_seq_ = 1;
+    seq = value;
+    last_seq_ = value;
+    return kmd::Status::success();
+}
+
+kmd::Status SdmaQueue::wait(uint64_t seq, uint64_t timeout_ns) {
+    if (seq == 0) return kmd::Status::fail(EINVAL, "kfd SDMA fence(no job)");
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(timeout_ns);
+    auto done = [&] { return int32_t(completed() - uint32_t(seq)) >= 0; };
+    // Spin briefly (small copies finish in microseconds), then sleep.
+    for (int i = 0; i < 200; ++i) {
+        if (done()) return kmd::Status::success();
+        std::this_thread::yield();
+    }
+    while (!done()) {
+        if (std::chrono::steady_clock::now() > deadline)
+            return kmd::Status::fail(ETIME, "kfd SDMA fence(timeout)");
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+    }
+    return kmd::Status::success();
+}
+
+kmd::Status SdmaQueue::run(std::span<const uint32_t> packets, uint64_t timeout_ns) {
+    uint64_t seq = 0;
+    if (kmd::Status s = submit(packets, seq); !s) return s;
+    return wait(seq, timeout_ns);
+}
+
+} // namespace kfd
