@@ -199,7 +199,8 @@ int run_command(RunSettings s) {
     std::cerr << "\n" << text;
     std::cerr << "results: " << s.results_dir << " (" << report::tokens::kJournalFile << ", "
               << report::tokens::kJunitFile << ", " << report::tokens::kCsvFile << ", "
-              << report::tokens::kSummaryFile << ", " << report::tokens::kLogsDir << "/)\n";
+              << report::tokens::kBandwidthCsvFile << ", " << report::tokens::kSummaryFile << ", "
+              << report::tokens::kLogsDir << "/)\n";
     return sum.total.failures() == 0 ? 0 : 1;
 }
 
