@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -176,18 +177,19 @@ void InstanceRunner::fill() {
             take.push_back(retry_.front());
             retry_.pop_front();
         }
-        while (take.size() < size && next_ < order_.size() && retry_.empty()) {
-            const size_t i = order_[next_];
-            if (launched_[i] || !needs_child(i)) {
-                ++next_;
-                continue;
-            }
-            if (!same_path(i)) break;
-            ++next_;
+        // Instances of the other path in between are left for a batch of
+        // their own (suites interleave the paths); the scan looks a few
+        // batches ahead at most, so Catch2's next instance is never far off.
+        const size_t window = std::min(order_.size(), next_ + 4 * size);
+        for (size_t k = next_; retry_.empty() && take.size() < size && k < window; ++k) {
+            const size_t i = order_[k];
+            if (launched_[i] || !needs_child(i) || !same_path(i)) continue;
             take.push_back(i);
         }
         if (take.empty()) break;
         launch_batch(std::move(take));
+        while (next_ < order_.size() && (launched_[order_[next_]] || !needs_child(order_[next_])))
+            ++next_;
     }
 }
 
