@@ -141,6 +141,15 @@ void FileLoader::matrix(const YAML::Node &m, Case &c, Scope &scope) {
             error(a.at, "axis '" + a.name + "' mixes words and numbers: expected one kind");
             bad = true;
         }
+        // `path` names the kernel path the peer API drives for the instance
+        // (harness/peer/CONTRACT.md §7); the runner starts the instance's
+        // process on it, so only the two paths the library has are values.
+        if (a.name == "path")
+            for (const auto &v : a.values)
+                if (v.text != "drm" && v.text != "kfd") {
+                    error(v.at, "unknown kernel path '" + v.text + "': expected one of drm, kfd");
+                    bad = true;
+                }
         if (bad) continue;
         if (a.kind == AxisKind::values && numbers) scope.numeric_vars.insert(a.name);
         if (a.kind == AxisKind::peer_mode) peer_mode_at = a.at;

@@ -25,6 +25,25 @@ nlohmann::json Interpreter::run() {
     out["failures"] = nlohmann::json::array();
     out["kernel_errors"] = nlohmann::json::array();
     int index = 0, ran = 0;
+    // An instance of a `path` axis must run on that path; the process's path
+    // was fixed by its first peer call (CONTRACT.md §7), so say so if it is
+    // another one rather than pass on the wrong path.
+    if (auto it = in_.words.find("path"); it != in_.words.end()) {
+        const char *got = peerKernelPath();
+        out["kernel_path"] = got ? got : "invalid";
+        if (!got || it->second != got) {
+            out["failures"].push_back(
+                {{"step", 0},
+                 {"file", in_.kase->at.file},
+                 {"line", in_.kase->at.line},
+                 {"message", "path: the peer API runs the " + std::string(got ? got : "invalid") +
+                                 " path, the instance asks for " + it->second},
+                 {"doc", ""}});
+            out["steps_run"] = 0;
+            out["status"] = "fail";
+            return out;
+        }
+    }
     for (const auto &step : in_.kase->steps) {
         ++index;
         if (!in_.runs(step)) continue;
@@ -305,6 +324,16 @@ std::string Interpreter::selftest(const std::string &action) {
 
 nlohmann::json execute_instance(const cases::Instance &instance, const cases::Topology &topology) {
     return detail::Interpreter(instance, topology).run();
+}
+
+std::string kernel_path_of(const cases::Instance &instance) {
+    if (auto it = instance.words.find("path"); it != instance.words.end()) return it->second;
+    const char *env = std::getenv("PEER_HARNESS_PATH");
+    return env && *env ? env : "drm";
+}
+
+void use_kernel_path(const cases::Instance &instance) {
+    ::setenv("PEER_HARNESS_PATH", kernel_path_of(instance).c_str(), 1);
 }
 
 } // namespace harness::runner

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -117,7 +118,11 @@ void InstanceRunner::launch(size_t index) {
     const cases::Instance &in = plan_.instances[index];
     const cases::Topology &topo = plan_.topology;
     run.child = std::make_unique<IsolatedChild>(
-        [&in, &topo] { return execute_instance(in, topo).dump(); }, s_.timeout_s, run.log_abs);
+        [&in, &topo] {
+            use_kernel_path(in);
+            return execute_instance(in, topo).dump();
+        },
+        s_.timeout_s, run.log_abs);
     running_.push_back(std::move(run));
 }
 
@@ -136,6 +141,8 @@ void InstanceRunner::launch_batch(std::vector<size_t> indexes) {
     const Plan &plan = plan_;
     // Copies: the child uses them after the parent's vectors have moved on.
     work.run = [idx = b.indexes, &plan](size_t pos) {
+        // Every instance of a batch has the same path (fill); the first sets it.
+        if (pos == 0) use_kernel_path(plan.instances[idx[pos]]);
         return execute_instance(plan.instances[idx[pos]], plan.topology).dump();
     };
     work.log_path = [logs = b.log_abs](size_t pos) { return logs[pos]; };
@@ -160,18 +167,31 @@ void InstanceRunner::fill() {
     const size_t size = static_cast<size_t>(std::max(1, s_.batch_size));
     while (batches_.size() < jobs && (!retry_.empty() || next_ < order_.size())) {
         std::vector<size_t> take;
+        // One kernel path per child (the peer API fixes it per process):
+        // a batch ends where the next instance's path differs.
+        auto same_path = [&](size_t i) {
+            return take.empty() || kernel_path_of(plan_.instances[i]) ==
+                                       kernel_path_of(plan_.instances[take.front()]);
+        };
         // What a batch that ended early never started runs first: it is
         // earlier in Catch2's order than anything not yet launched.
-        while (take.size() < size && !retry_.empty()) {
+        while (take.size() < size && !retry_.empty() && same_path(retry_.front())) {
             take.push_back(retry_.front());
             retry_.pop_front();
         }
-        while (take.size() < size && next_ < order_.size()) {
-            size_t i = order_[next_++];
-            if (!launched_[i] && needs_child(i)) take.push_back(i);
+        // Instances of the other path in between are left for a batch of
+        // their own (suites interleave the paths); the scan looks a few
+        // batches ahead at most, so Catch2's next instance is never far off.
+        const size_t window = std::min(order_.size(), next_ + 4 * size);
+        for (size_t k = next_; retry_.empty() && take.size() < size && k < window; ++k) {
+            const size_t i = order_[k];
+            if (launched_[i] || !needs_child(i) || !same_path(i)) continue;
+            take.push_back(i);
         }
         if (take.empty()) break;
         launch_batch(std::move(take));
+        while (next_ < order_.size() && (launched_[order_[next_]] || !needs_child(order_[next_])))
+            ++next_;
     }
 }
 

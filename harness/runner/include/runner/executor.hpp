@@ -11,10 +11,20 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+
 namespace harness::runner {
 
 // {"status":"pass"|"fail", "failures":[{step,file,line,message,doc}],
 //  "kernel_errors":[...], "steps_run":N}
 nlohmann::json execute_instance(const cases::Instance &instance, const cases::Topology &topology);
+
+// The kernel path an instance runs on (harness/peer/CONTRACT.md §7): its
+// `path` axis value, else the runner's own PEER_HARNESS_PATH, else "drm".
+// The peer API fixes the path once per process, so a child runs instances
+// of one path only and sets it before its first instance
+// (use_kernel_path, in the child).
+std::string kernel_path_of(const cases::Instance &instance);
+void use_kernel_path(const cases::Instance &instance);
 
 } // namespace harness::runner
