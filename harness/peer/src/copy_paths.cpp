@@ -71,7 +71,9 @@ hipError_t run_timed_copy(Runtime &rt, PeerDevice &d, uint64_t src, uint64_t dst
     const uint64_t khz = d.dev->info().gpu_counter_freq_khz;
     volatile uint64_t *stamp = nullptr;
     uint64_t stamp_va = 0;
-    if (clk && khz) {
+    // The clock buffer is a DRM GTT BO; the KFD path's user queue is not
+    // known to see it, so KFD copies are timed on the host (labelled so).
+    if (clk && khz && !rt.kfd()) {
         const uint64_t slot = d.clock_slot.fetch_add(1) % (clk->bytes / 16);
         stamp = reinterpret_cast<volatile uint64_t *>(clk->cpu + slot * 16);
         stamp_va = clk->va + slot * 16;
@@ -90,7 +92,7 @@ hipError_t run_timed_copy(Runtime &rt, PeerDevice &d, uint64_t src, uint64_t dst
         bos.push_back(clk->bo->kms_handle());
     }
     const uint64_t t0 = host_now_ns();
-    const hipError_t e = rt.run_job(d, ib, bos).status;
+    const hipError_t e = run_ib(rt, d, ib, bos).status;
     t = peerCopyTiming{};
     t.bytes = n;
     t.host_nanoseconds = host_now_ns() - t0;
