@@ -101,7 +101,7 @@ cases:
     CHECK(count("enable_peer_access", "hipSuccess") == 2);
     CHECK(count("enable_peer_access", "hipErrorPeerAccessAlreadyEnabled") == 1); // m=y only
     CHECK(count("disable_peer_access", "hipErrorPeerAccessNotEnabled") == 0);    // no xgmi: skipped
-    CHECK(runner::render_coverage(c).find("47 not asserted") != std::string::npos);
+    CHECK(runner::render_coverage(c).find("50 not asserted") != std::string::npos);
 }
 
 TEST_CASE("a bare null after a pointer-shorthand step is a NULL pointer", "[loader]") {
