@@ -50,6 +50,11 @@ bool closes_splat(const std::string &t) {
     return t.rfind("---[ end trace", 0) == 0;
 }
 
+// amdgpu_device_gpu_recover's closing line, one per device reset.
+bool counts_reset(const std::string &t) {
+    return t.find("GPU reset(") != std::string::npos && t.find("succeeded") != std::string::npos;
+}
+
 bool opens_fault(const std::string &t) {
     return t.find("page fault") != std::string::npos;
 }
@@ -64,6 +69,7 @@ KernelLogVerdict classify_kernel_log(const std::vector<KmsgRecord> &records, int
     struct Group {
         bool fault = false;
         int owner = -1; // pid, -1 until a line names it
+        int resets = 0; // "GPU reset(n) succeeded!" lines of the device
         std::vector<const KmsgRecord *> lines;
     };
     KernelLogVerdict v;
@@ -129,6 +135,7 @@ KernelLogVerdict classify_kernel_log(const std::vector<KmsgRecord> &records, int
         auto it = open.find(slot);
         if (it != open.end() && (p < 0 || it->second.owner < 0 || p == it->second.owner)) {
             if (it->second.owner < 0) it->second.owner = p;
+            if (counts_reset(r.text)) ++it->second.resets;
             it->second.lines.push_back(&r);
             continue;
         }
@@ -147,6 +154,7 @@ KernelLogVerdict classify_kernel_log(const std::vector<KmsgRecord> &records, int
             v.lines.push_back(l->text);
         if (g.fault && !expect_fault) v.unexpected_fault = true;
         if (!g.fault && !expect_reset) v.unexpected_reset = true;
+        if (!g.fault && g.resets > 1) v.repeated_reset = true;
     }
     return v;
 }
