@@ -70,6 +70,8 @@ nlohmann::json Interpreter::run() {
     if (!v.lines.empty()) out["kernel_log"] = v.lines;
     if (v.kernel_bug)
         out["dmesg"] = "fail: a kernel WARNING / oops in this process";
+    else if (v.repeated_reset)
+        out["dmesg"] = "fail: one ring timeout reset its device more than once";
     else if (v.unexpected_fault || v.unexpected_reset)
         out["dmesg"] = std::string("fail: ") +
                        (v.unexpected_fault ? "a GPU page fault no step asked for"

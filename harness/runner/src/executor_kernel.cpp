@@ -141,7 +141,7 @@ bool ctx_guilty(const kmd::RawFile &f, uint32_t ctx) {
     return (args.out.state.flags & AMDGPU_CTX_QUERY2_FLAGS_GUILTY) != 0;
 }
 
-std::string dependency(KernelSteps &k, int a, int b) {
+std::string dependency(KernelSteps &k, int a, int b, bool &expected_resets) {
     KernelFile &fa = k.file(a);
     KernelFile &fb = k.file(b);
     constexpr uint64_t kBytes = 64 * 1024;
@@ -236,6 +236,8 @@ std::string dependency(KernelSteps &k, int a, int b) {
         // context is guilty then (amdgpu_job_timedout), and that round
         // proves nothing either.
         if (!observed || ctx_guilty(*fa.file, fa.ctx)) {
+            // That timeout was a reset of the machine's making, not the kernel's.
+            expected_resets = true;
             // A timed out before the flag was set; its context is now guilty:
             // start the next round on a fresh context.
             require(fa.file->ctx_alloc(fa.ctx), "AMDGPU_CTX");
@@ -400,14 +402,20 @@ std::string Interpreter::kernel_step(const Step &s) {
             require(f.file->syncobj_signal(h), "SYNCOBJ_SIGNAL");
         return errno_check(f.file->syncobj_wait(h, 0, 0), "SYNCOBJ_WAIT");
     }
-    case StepKind::kernel_dependency:
-        return dependency(k, int(num(s, "device", 0)), int(num(s, "peer", 1)));
+    case StepKind::kernel_dependency: {
+        bool resets = false;
+        std::string r = dependency(k, int(num(s, "device", 0)), int(num(s, "peer", 1)), resets);
+        if (resets) expected_kernel_events_ |= kExpectReset;
+        return r;
+    }
     case StepKind::kernel_dmabuf: {
         const int a = int(num(s, "device", 0)), b = int(num(s, "peer", 1));
         if (word(s, "must", "stay_in_vram") == "readable_after_close")
             return dmabuf_after_close(k, a, b, uint64_t(num(s, "bytes", 1 << 20)));
-        if (word(s, "must", "stay_in_vram") == "write_survives_move")
+        if (word(s, "must", "stay_in_vram") == "write_survives_move") {
+            expected_kernel_events_ |= kExpectReset; // a held job timing out is retried
             return dmabuf_move_under_job(k, a, b, uint64_t(num(s, "bytes", 1 << 20)));
+        }
         KernelFile &fa = k.file(a);
         KernelFile &fb = k.file(b);
         uint64_t bytes = uint64_t(num(s, "bytes", 1 << 20));

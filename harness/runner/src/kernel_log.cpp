@@ -50,6 +50,11 @@ bool closes_splat(const std::string &t) {
     return t.rfind("---[ end trace", 0) == 0;
 }
 
+// amdgpu_device_gpu_recover's closing line, one per device reset.
+bool counts_reset(const std::string &t) {
+    return t.find("GPU reset(") != std::string::npos && t.find("succeeded") != std::string::npos;
+}
+
 bool opens_fault(const std::string &t) {
     return t.find("page fault") != std::string::npos;
 }
@@ -64,6 +69,7 @@ KernelLogVerdict classify_kernel_log(const std::vector<KmsgRecord> &records, int
     struct Group {
         bool fault = false;
         int owner = -1; // pid, -1 until a line names it
+        int resets = 0; // "GPU reset(n) succeeded!" lines of the device
         std::vector<const KmsgRecord *> lines;
     };
     KernelLogVerdict v;
@@ -129,6 +135,7 @@ KernelLogVerdict classify_kernel_log(const std::vector<KmsgRecord> &records, int
         auto it = open.find(slot);
         if (it != open.end() && (p < 0 || it->second.owner < 0 || p == it->second.owner)) {
             if (it->second.owner < 0) it->second.owner = p;
+            if (counts_reset(r.text)) ++it->second.resets;
             it->second.lines.push_back(&r);
             continue;
         }
@@ -147,6 +154,7 @@ KernelLogVerdict classify_kernel_log(const std::vector<KmsgRecord> &records, int
             v.lines.push_back(l->text);
         if (g.fault && !expect_fault) v.unexpected_fault = true;
         if (!g.fault && !expect_reset) v.unexpected_reset = true;
+        if (!g.fault && g.resets > 1) v.repeated_reset = true;
     }
     return v;
 }
@@ -167,19 +175,28 @@ std::vector<KmsgRecord> KmsgWindow::read_new() {
     std::vector<KmsgRecord> out;
     if (fd_ < 0) return out;
     char buf[8192];
+    std::string pending; // a record split across two reads (a regular file)
     for (;;) {
-        // One record per read, "prio,seq,usec,flags;text\n" (+ continuation lines).
+        // The kernel's /dev/kmsg gives one record per read, "prio,seq,usec,
+        // flags;text\n" plus continuation lines (" KEY=value"); a file
+        // standing in for it (the simulator's) gives many per read. Every
+        // line with a ';' header is a record; others continue the last one.
         const ssize_t n = ::read(fd_, buf, sizeof buf - 1);
         if (n < 0 && errno == EPIPE) continue; // overwritten records: go on
         if (n <= 0) break;
-        std::string rec(buf, static_cast<size_t>(n));
-        const size_t semi = rec.find(';');
-        if (semi == std::string::npos) continue;
-        KmsgRecord r;
-        r.priority = std::atoi(rec.c_str()) & 7;
-        r.text = rec.substr(semi + 1);
-        if (const size_t nl = r.text.find('\n'); nl != std::string::npos) r.text.resize(nl);
-        out.push_back(std::move(r));
+        pending.append(buf, static_cast<size_t>(n));
+        size_t start = 0;
+        for (size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1) {
+            const std::string line = pending.substr(start, nl - start);
+            if (line.empty() || line[0] == ' ') continue; // continuation (dictionary) line
+            const size_t semi = line.find(';');
+            if (semi == std::string::npos) continue;
+            KmsgRecord r;
+            r.priority = std::atoi(line.c_str()) & 7;
+            r.text = line.substr(semi + 1);
+            out.push_back(std::move(r));
+        }
+        pending.erase(0, start);
     }
     return out;
 }

@@ -101,6 +101,9 @@ TEST_CASE("kernel log: table of verdicts", "[kmsg]") {
          false, false, 1, false, false, true, false},
         {"a fault after our splat is still judged", cat(warn_splat(100), fault(A, 100)), false,
          false, 6, true, false, false, true},
+        {"our hang, asked, its device reset twice",
+         cat(hang(B, 100), {{4, B + "GPU reset(2) succeeded!"}}), false, true, 5, false, false,
+         false, false},
         {"not amdgpu's",
          {{3, "usb 1-1: reset high-speed USB device pid 100"}},
          false,
@@ -119,5 +122,7 @@ TEST_CASE("kernel log: table of verdicts", "[kmsg]") {
         CHECK(v.unexpected_reset == r.bad_reset);
         CHECK(v.warnings == r.warn);
         CHECK(v.kernel_bug == r.bug);
+        // Only the row whose device was reset twice for one timeout.
+        CHECK(v.repeated_reset == (std::string(r.what).find("reset twice") != std::string::npos));
     }
 }

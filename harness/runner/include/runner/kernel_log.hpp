@@ -19,6 +19,7 @@ struct KernelLogVerdict {
     bool unexpected_reset = false;  // a ring timeout / GPU reset no step asked for
     bool warnings = false;          // other amdgpu lines at warning level or worse
     bool kernel_bug = false;        // a WARNING / BUG / Oops splat naming this process
+    bool repeated_reset = false;    // one ring timeout of ours reset its device more than once
 };
 
 // Groups: a "page fault" or "ring ... timeout" line opens a group for its
@@ -29,7 +30,10 @@ struct KernelLogVerdict {
 // "BUG: ..." / "Oops: ..." with its "CPU: n PID: p Comm: ..." task line) runs
 // to the next splat, fault or reset opener or "---[ end trace"; it is ours
 // when it names `pid` and then always fails the instance (`kernel_bug`): no
-// step provokes a kernel bug on purpose. `expect_fault` / `expect_reset`: a step provoked them on
+// step provokes a kernel bug on purpose. A timeout group of ours with more
+// than one "GPU reset(n) succeeded!" of its device is `repeated_reset`: one
+// timeout resets a device once (R60, 601429cca96b: an extra slot reset on top
+// of the hive-wide one), asked for or not. `expect_fault` / `expect_reset`: a step provoked them on
 // purpose.
 KernelLogVerdict classify_kernel_log(const std::vector<KmsgRecord> &records, int pid,
                                      bool expect_fault, bool expect_reset);
