@@ -204,11 +204,25 @@ int bisect_report_command(const BisectReportOptions &o) {
                     if (pk == k) return pv;
                 return std::string();
             };
+            auto same_other_axes = [](const std::string &a, const std::string &b) {
+                auto rest = [](const std::string &n) {
+                    std::vector<std::pair<std::string, std::string>> r;
+                    for (const auto &[k, v] : params_of(n))
+                        if (k != "pair" && k != "size" && k != "bytes" &&
+                            k.find("offset") == std::string::npos)
+                            r.emplace_back(k, v);
+                    return r;
+                };
+                return rest(a) == rest(b);
+            };
             for (int stage = 1; stage <= 2; ++stage) {
                 std::vector<std::string> cands;
                 for (const auto &n : all) {
                     if (family_of(n) != family_of(s.to) || !(shrink_cost(n) < shrink_cost(s.to)))
                         continue;
+                    // Only size, offsets and pair shrink; every other axis
+                    // (peer mode, kernel path, ...) stays the failing one's.
+                    if (!same_other_axes(n, s.to)) continue;
                     const bool same_pair = param(n, "pair") == param(s.to, "pair");
                     const bool same_size = shrink_cost(n)[0] == shrink_cost(s.to)[0];
                     if (stage == 1 ? same_pair : (!same_pair && same_size)) cands.push_back(n);

@@ -37,7 +37,7 @@ grep -Eq '<span class="bw">[0-9]+\.[0-9]{2} GB/s</span><br><span class="pct">[0-
   "$out/dom.html" || fail "GB/s and % of link peak not rendered"
 grep -q 'GB/s SIMULATED' "$out/dom.html" || fail "simulated figures not labelled"
 # bandwidth.csv: the direct copies on the SDMA timestamp clock, labelled simulated.
-grep -Eq '^memcpy-peer/copy/pair=2>0/[^,]*peer_mode=enabled,[0-9]+,2,0,[0-9]+,[0-9]+,[0-9.]+,sdma-timestamp,pcie,[0-9.]+,[0-9.]+,simulated$' \
+grep -Eq '^memcpy-peer/copy/pair=2>0/[^,]*peer_mode=enabled/path=drm,[0-9]+,2,0,[0-9]+,[0-9]+,[0-9.]+,sdma-timestamp,pcie,[0-9.]+,[0-9.]+,simulated$' \
   "$out/R/bandwidth.csv" || fail "bandwidth.csv lacks the timestamped PCIe copy"
 [[ -s $out/report.png ]] || fail "no screenshot"
 python3 - "$out/report.png" <<'PY' || fail "screenshot is not a PNG of the window size"
