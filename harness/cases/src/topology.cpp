@@ -21,6 +21,7 @@ Topology Topology::make(int n) {
     t.device_count = n;
     t.link.assign(static_cast<size_t>(n * n), LinkType::none);
     t.direct.assign(static_cast<size_t>(n * n), false);
+    t.small_bar.assign(static_cast<size_t>(n), false);
     for (int i = 0; i < n; ++i) {
         t.link[static_cast<size_t>(i * n + i)] = LinkType::self;
         t.names.push_back("gpu" + std::to_string(i));
@@ -63,6 +64,13 @@ const PairRule kPairRules[] = {
      }},
     {"asymmetric", "pairs where a can access b but b cannot access a",
      [](const Topology &t, int a, int b) { return t.can_access(a, b) && !t.can_access(b, a); }},
+    {"beyond_bar",
+     "pairs of different devices not linked by XGMI where b has a small BAR (part of b's VRAM "
+     "is beyond what a can reach over PCIe)",
+     [](const Topology &t, int a, int b) {
+         return a != b && t.link_type(a, b) != LinkType::xgmi &&
+                t.small_bar[static_cast<size_t>(b)];
+     }},
 };
 
 } // namespace

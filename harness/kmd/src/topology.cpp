@@ -84,6 +84,14 @@ Status read_topology(Topology &out) {
         g.hive_id = p.HiveID;
         g.unique_id = p.UniqueID;
         g.local_mem_bytes = p.LocalMemSize;
+        if (p.NumMemoryBanks > 0) {
+            std::vector<HsaMemoryProperties> banks(p.NumMemoryBanks);
+            if (hsaKmtGetNodeMemoryProperties(n, p.NumMemoryBanks, banks.data()) !=
+                HSAKMT_STATUS_SUCCESS)
+                return Status::fail(EIO, "hsaKmtGetNodeMemoryProperties");
+            for (const auto &b : banks)
+                g.small_bar = g.small_bar || b.HeapType == HSA_HEAPTYPE_FRAME_BUFFER_PRIVATE;
+        }
         g.name = ascii_name(p.MarketingName, HSA_PUBLIC_NAME_SIZE);
         g.simd_count = p.NumFComputeCores;
         g.simd_per_cu = p.NumSIMDPerCU;

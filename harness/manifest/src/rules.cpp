@@ -53,6 +53,8 @@ cases::Topology expected_topology(const Manifest &m) {
     const int n = static_cast<int>(m.gpus.size());
     cases::Topology t = cases::Topology::make(n);
     t.source = "machine manifest " + m.file;
+    for (int g = 0; g < n; ++g)
+        t.small_bar[static_cast<size_t>(g)] = !m.gpus[static_cast<size_t>(g)].large_bar();
     for (int a = 0; a < n; ++a) {
         t.names[static_cast<size_t>(a)] = m.gpus[static_cast<size_t>(a)].product + " (" +
                                           m.gpus[static_cast<size_t>(a)].name + ")";

@@ -41,6 +41,7 @@ nlohmann::json probe_in_child() {
         const kmd::GpuNode &g = kt.gpus[order[static_cast<size_t>(d)]];
         t.names[static_cast<size_t>(d)] =
             (g.name.empty() ? "gpu" : g.name) + " " + kmd::pci_slot_name(g.domain, g.location_id);
+        t.small_bar[static_cast<size_t>(d)] = g.small_bar;
         for (const auto &l : g.links) {
             auto to = device_of_node.find(l.to_node);
             if (to == device_of_node.end() || to->second == d) continue;
@@ -75,6 +76,10 @@ nlohmann::json topology_to_json(const Topology &t) {
     }
     j["links"] = links;
     j["direct"] = direct;
+    std::vector<int> small;
+    for (bool s : t.small_bar)
+        small.push_back(s ? 1 : 0);
+    j["small_bar"] = small;
     return j;
 }
 
@@ -97,6 +102,10 @@ std::variant<Topology, std::string> topology_from_json(const nlohmann::json &j) 
                                               : LinkType::none;
                 t.set(a, b, type, j.at("direct").at(a).at(b).get<int>() != 0);
             }
+        // Optional: results written before the field existed lack it.
+        if (j.contains("small_bar"))
+            for (int a = 0; a < n; ++a)
+                t.small_bar[static_cast<size_t>(a)] = j.at("small_bar").at(a).get<int>() != 0;
     } catch (const nlohmann::json::exception &e) {
         return std::string("topology: ") + e.what();
     }

@@ -20,7 +20,10 @@ struct Topology {
     std::vector<LinkType> link;
     std::vector<bool> direct;       // from can directly access to's VRAM
     std::vector<std::string> names; // per device, e.g. "gfx90a 0000:03:00.0"
-    std::string source;             // where the facts came from, for reports
+    // Per device: part of its VRAM lies outside the CPU-visible BAR (the
+    // manifest's visible_vram, or a FRAME_BUFFER_PRIVATE bank in KFD).
+    std::vector<bool> small_bar;
+    std::string source; // where the facts came from, for reports
 
     static Topology make(int n); // n devices, no links
     LinkType link_type(int a, int b) const {

@@ -33,6 +33,9 @@ struct GpuNode {
     uint64_t hive_id = 0;
     uint64_t unique_id = 0;
     uint64_t local_mem_bytes = 0;
+    // Its VRAM bank is FRAME_BUFFER_PRIVATE: part of it is beyond the CPU's
+    // BAR (kfd_topology reports FB_PUBLIC only for a large BAR).
+    bool small_bar = false;
     std::string name;
     // Compute properties as KFD reports them (hipGetDeviceProperties).
     uint32_t simd_count = 0;  // simd_count (NumFComputeCores)
