@@ -322,15 +322,17 @@ kmd::Status Runtime::submit_kfd_job(PeerDevice &d, std::span<const uint32_t> ib,
     return d.kqueue->submit(ib, job.kfd_seq);
 }
 
+JobOutcome Runtime::not_submitted(const kmd::Status &s) {
+    record_kernel_error(s);
+    JobOutcome o;
+    o.kernel = s;
+    o.status = map_kernel_error(s);
+    return o;
+}
+
 JobOutcome Runtime::run_kfd_job(PeerDevice &d, std::span<const uint32_t> ib) {
     PendingJob job;
-    if (kmd::Status s = submit_kfd_job(d, ib, job); !s) {
-        record_kernel_error(s);
-        JobOutcome o;
-        o.kernel = s;
-        o.status = map_kernel_error(s);
-        return o;
-    }
+    if (kmd::Status s = submit_kfd_job(d, ib, job); !s) return not_submitted(s);
     return finish_job(job);
 }
 
@@ -367,13 +369,7 @@ JobOutcome Runtime::finish_job(PendingJob &job) {
 JobOutcome Runtime::run_job(PeerDevice &d, std::span<const uint32_t> ib,
                             std::span<const uint32_t> bos) {
     PendingJob job;
-    if (kmd::Status s = submit_job(d, ib, bos, job); !s) {
-        record_kernel_error(s);
-        JobOutcome o;
-        o.kernel = s;
-        o.status = map_kernel_error(s);
-        return o;
-    }
+    if (kmd::Status s = submit_job(d, ib, bos, job); !s) return not_submitted(s);
     return finish_job(job);
 }
 

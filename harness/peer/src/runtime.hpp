@@ -165,6 +165,9 @@ class Runtime {
     // The device's host staging buffer of the current path.
     GttBuffer &staging_of(PeerDevice &d) { return kfd() ? *d.kstaging : *d.staging; }
     JobOutcome finish_job(PendingJob &job);
+    // The outcome of a job the kernel refused to take (recorded as the
+    // thread's kernel error), for both paths.
+    JobOutcome not_submitted(const kmd::Status &s);
     JobOutcome run_job(PeerDevice &d, std::span<const uint32_t> ib, std::span<const uint32_t> bos);
 
     // Staged-path bounce buffer for the ordered pair src -> dst (created on

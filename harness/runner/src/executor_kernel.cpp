@@ -48,6 +48,17 @@ KernelFile &KernelSteps::file(int device) {
     return k_.files.emplace(device, open(device)).first->second;
 }
 
+uint64_t beyond_bar_bytes(const kmd::RawFile &f, uint64_t bytes) {
+    drm_amdgpu_info_vram_gtt vg{};
+    drm_amdgpu_info q{};
+    q.return_pointer = reinterpret_cast<uintptr_t>(&vg);
+    q.return_size = sizeof vg;
+    q.query = AMDGPU_INFO_VRAM_GTT;
+    if (::ioctl(f.fd(), DRM_IOCTL_AMDGPU_INFO, &q) != 0)
+        throw StepError{"AMDGPU_INFO(VRAM_GTT) failed on the exporter"};
+    return std::max<uint64_t>(bytes, vg.vram_cpu_accessible_size + 4096);
+}
+
 KernelFile KernelSteps::open(int device) {
     if (!k_.have_topology) {
         kmd::Topology t;
@@ -423,14 +434,7 @@ std::string Interpreter::kernel_step(const Step &s) {
         if (must_move) {
             // Larger than the exporter's CPU-visible VRAM (its BAR): no peer
             // can reach it over PCIe, whatever the P2P rules allow.
-            drm_amdgpu_info_vram_gtt vg{};
-            drm_amdgpu_info q{};
-            q.return_pointer = reinterpret_cast<uintptr_t>(&vg);
-            q.return_size = sizeof vg;
-            q.query = AMDGPU_INFO_VRAM_GTT;
-            if (::ioctl(fa.file->fd(), DRM_IOCTL_AMDGPU_INFO, &q) != 0)
-                return "AMDGPU_INFO(VRAM_GTT) failed on the exporter";
-            bytes = std::max<uint64_t>(bytes, vg.vram_cpu_accessible_size + 4096);
+            bytes = beyond_bar_bytes(*fa.file, bytes);
         }
         uint32_t h = 0;
         require(fa.file->gem_create(bytes, AMDGPU_GEM_DOMAIN_VRAM, 0, h), "GEM_CREATE(VRAM)");

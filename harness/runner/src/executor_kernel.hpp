@@ -52,6 +52,10 @@ struct KernelState {
 void require(const kmd::Status &st, const std::string &what);
 // The SDMA packet generation of the file's engine (StepError if unsupported).
 sdma::Generation generation(const kmd::RawFile &f);
+// A VRAM BO size of at least `bytes` that also exceeds the device's
+// CPU-visible VRAM (AMDGPU_INFO VRAM_GTT) by a page: a BO no peer reaches
+// through the BAR. StepError if the query fails.
+uint64_t beyond_bar_bytes(const kmd::RawFile &f, uint64_t bytes);
 
 // The kernel steps' helpers over KernelState (executor_kernel.cpp); they throw
 // StepError on anything that is not what a step checks.

@@ -233,14 +233,7 @@ std::string dmabuf_move_under_job(KernelSteps &k, int a, int b, uint64_t bytes) 
         // The BO is larger than the exporter's CPU-visible VRAM, so no
         // importer reaches it through the BAR and the import must move it;
         // the held job writes its first `bytes`.
-        drm_amdgpu_info_vram_gtt vg{};
-        drm_amdgpu_info q{};
-        q.return_pointer = reinterpret_cast<uintptr_t>(&vg);
-        q.return_size = sizeof vg;
-        q.query = AMDGPU_INFO_VRAM_GTT;
-        if (::ioctl(fa.file->fd(), DRM_IOCTL_AMDGPU_INFO, &q) != 0)
-            return "AMDGPU_INFO(VRAM_GTT) failed on the exporter";
-        const uint64_t x_bytes = std::max<uint64_t>(bytes, vg.vram_cpu_accessible_size + kPage);
+        const uint64_t x_bytes = beyond_bar_bytes(*fa.file, bytes);
         uint32_t x = 0, fl = 0;
         require(fa.file->gem_create(x_bytes, AMDGPU_GEM_DOMAIN_VRAM, 0, x), "GEM_CREATE(VRAM)");
         const uint64_t x_va = k.map_new(fa, x, x_bytes);
