@@ -21,12 +21,16 @@ using nlohmann::json;
 
 namespace {
 
+// The quick depth's covering array picks these instances (memcpy-peer runs
+// on both kernel paths); the K01 scenario fails the three 0>1 copies, both
+// paths alike, and no 0>2 copy. A change of the case file or the covering
+// array that renames them fails this test at its first CHECK, loudly.
 const std::string kP01 = "memcpy-peer/copy/pair=0>1/size=4Mi";
-const std::string kF1 = kP01 + "+1/src_offset=4093/dst_offset=32/peer_mode=reverse_only";
-const std::string kF2 = kP01 + "-1/src_offset=3/dst_offset=1/peer_mode=reverse_only";
-const std::string kF3 = kP01 + "/src_offset=0/dst_offset=3/peer_mode=enabled";
-const std::string kP1 = "memcpy-peer/copy/pair=0>2/size=4Mi/src_offset=31/dst_offset=4/"
-                        "peer_mode=reverse_only";
+const std::string kF1 = kP01 + "+1/src_offset=31/dst_offset=1/peer_mode=reverse_only/path=kfd";
+const std::string kF2 = kP01 + "-1/src_offset=3/dst_offset=4093/peer_mode=disabled/path=drm";
+const std::string kF3 = kP01 + "/src_offset=32/dst_offset=32/peer_mode=enabled/path=drm";
+const std::string kP1 = "memcpy-peer/copy/pair=0>2/size=4Mi/src_offset=4093/dst_offset=4/"
+                        "peer_mode=reverse_only/path=kfd";
 
 std::map<std::string, json> verdicts(const fs::path &results) {
     std::map<std::string, json> out;
