@@ -112,6 +112,16 @@ std::vector<uint32_t> KernelSteps::nop_ib(KernelFile &f) {
     return ib;
 }
 
+// AMDGPU_CTX(QUERY_STATE2): the context had a job time out (GUILTY flag).
+// An ioctl that fails counts as not guilty: the caller's checks decide then.
+bool ctx_guilty(const kmd::RawFile &f, uint32_t ctx) {
+    union drm_amdgpu_ctx args = {};
+    args.in.op = AMDGPU_CTX_OP_QUERY_STATE2;
+    args.in.ctx_id = ctx;
+    if (::ioctl(f.fd(), DRM_IOCTL_AMDGPU_CTX, &args) != 0) return false;
+    return (args.out.state.flags & AMDGPU_CTX_QUERY2_FLAGS_GUILTY) != 0;
+}
+
 namespace {
 
 uint64_t domain_bits(const std::string &w) {
@@ -142,16 +152,6 @@ uint64_t create_flag(const std::string &w) {
 // 200 ms job timeout) and inconclusive rounds are retried rather than reported.
 constexpr int kRounds = 6;
 constexpr auto kWindow = std::chrono::milliseconds(50);
-// AMDGPU_CTX(QUERY_STATE2): the context had a job time out (GUILTY flag).
-// An ioctl that fails counts as not guilty: the caller's checks decide then.
-bool ctx_guilty(const kmd::RawFile &f, uint32_t ctx) {
-    union drm_amdgpu_ctx args = {};
-    args.in.op = AMDGPU_CTX_OP_QUERY_STATE2;
-    args.in.ctx_id = ctx;
-    if (::ioctl(f.fd(), DRM_IOCTL_AMDGPU_CTX, &args) != 0) return false;
-    return (args.out.state.flags & AMDGPU_CTX_QUERY2_FLAGS_GUILTY) != 0;
-}
-
 std::string dependency(KernelSteps &k, int a, int b, bool &expected_resets) {
     KernelFile &fa = k.file(a);
     KernelFile &fb = k.file(b);

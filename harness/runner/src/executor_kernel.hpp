@@ -52,6 +52,9 @@ struct KernelState {
 void require(const kmd::Status &st, const std::string &what);
 // The SDMA packet generation of the file's engine (StepError if unsupported).
 sdma::Generation generation(const kmd::RawFile &f);
+// AMDGPU_CTX(QUERY_STATE2): the context had a job time out (GUILTY flag);
+// an ioctl that fails counts as not guilty.
+bool ctx_guilty(const kmd::RawFile &f, uint32_t ctx);
 // A VRAM BO size of at least `bytes` that also exceeds the device's
 // CPU-visible VRAM (AMDGPU_INFO VRAM_GTT) by a page: a BO no peer reaches
 // through the BAR. StepError if the query fails.

@@ -41,14 +41,6 @@ uint8_t pattern_byte(uint32_t seed, uint64_t i) {
     return uint8_t(x | 1);
 }
 
-bool ctx_query_guilty(const kmd::RawFile &f, uint32_t ctx) {
-    union drm_amdgpu_ctx a = {};
-    a.in.op = AMDGPU_CTX_OP_QUERY_STATE2;
-    a.in.ctx_id = ctx;
-    if (::ioctl(f.fd(), DRM_IOCTL_AMDGPU_CTX, &a) != 0) return false;
-    return (a.out.state.flags & AMDGPU_CTX_QUERY2_FLAGS_GUILTY) != 0;
-}
-
 struct VmFault {
     bool known = false; // the kernel answers GPUVM_FAULT
     uint64_t addr = 0;
@@ -281,7 +273,7 @@ std::string dmabuf_move_under_job(KernelSteps &k, int a, int b, uint64_t bytes) 
         bool busy = false;
         kmd::Status done = fa.file->wait_cs(ctx, seq, kWaitNs, busy);
         require(st, "exporting the BO and importing it on the peer");
-        if (ctx_query_guilty(*fa.file, ctx)) continue; // the held job timed out: again
+        if (ctx_guilty(*fa.file, ctx)) continue; // the held job timed out: again
         if (!done.ok()) return "WAIT_CS on the exporter's job: " + done.describe();
         if (busy) return "the exporter's job did not finish within 10 s";
         return compare(va.read(x_va, bytes, {x}), 8, 0,
