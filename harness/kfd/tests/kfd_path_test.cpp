@@ -14,11 +14,13 @@
 #include <catch2/catch.hpp>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <set>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -120,6 +122,13 @@ TEST_CASE("KFD session, topology and one SDMA user queue per GPU", "[kfd][sim]")
         const kmd::Status s = g.queue->run(std::span<const uint32_t>(&nop, 1), 5'000'000'000ull);
         INFO(s.describe());
         CHECK(s.ok());
+        // The engine writes the read pointer back after the fence, not before
+        // (the simulator as the hardware: rptr write-back is not ordered with
+        // the job's own memory writes), so a consumed job shows up in rptr a
+        // moment later; wait for it with a deadline instead of sampling once.
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        while (g.queue->read_pointer() == 0 && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::microseconds(50));
         CHECK(g.queue->read_pointer() > 0);
     }
 }
