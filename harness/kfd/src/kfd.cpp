@@ -1,10 +1,13 @@
 #include "kfd/kfd.hpp"
 
+#include "kmd/job_timeout.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <thread>
 
 namespace kfd {
@@ -185,13 +188,15 @@ kmd::Status SdmaQueue::create(uint32_t node, sdma::Generation gen,
         !s)
         return s;
     q->created_ = true;
+    const std::optional<uint64_t> ms = kmd::sdma_job_timeout_ms();
+    q->timeout_ns_ = std::max(ms.value_or(kNoTimeoutMs), kMinTimeoutMs) * 1000 * 1000;
     out = std::move(q);
     return kmd::Status::success();
 }
 
 SdmaQueue::~SdmaQueue() {
     if (created_) {
-        if (last_seq_) (void)wait(last_seq_, timeout_ns_);
+        if (last_seq_ && !hung_) (void)wait(last_seq_, timeout_ns_);
         hsaKmtDestroyQueue(res_.QueueId);
     }
 }
@@ -206,6 +211,7 @@ uint64_t SdmaQueue::read_pointer() const {
 
 kmd::Status SdmaQueue::submit(std::span<const uint32_t> packets, uint64_t &seq) {
     std::lock_guard lock(mu_);
+    if (hung_) return kmd::Status::fail(ECANCELED, "kfd SDMA queue(hung)");
     const uint32_t value = next_seq_;
     std::vector<uint32_t> dw(packets.begin(), packets.end());
     if (dw.empty()) return kmd::Status::fail(EINVAL, "kfd SDMA submit(empty)");
@@ -221,8 +227,10 @@ kmd::Status SdmaQueue::submit(std::span<const uint32_t> packets, uint64_t &seq) 
     // Space: at most ring - 1 bytes outstanding between rptr and wptr.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(timeout_ns_);
     while (wptr_ + need - read_pointer() > kRingBytes - 1) {
-        if (std::chrono::steady_clock::now() > deadline)
+        if (std::chrono::steady_clock::now() > deadline) {
+            hung_ = true; // the engine stopped consuming the ring
             return kmd::Status::fail(ETIME, "kfd SDMA ring(full)");
+        }
         std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
     auto *ring = reinterpret_cast<uint32_t *>(ring_->cpu());
@@ -239,6 +247,7 @@ kmd::Status SdmaQueue::submit(std::span<const uint32_t> packets, uint64_t &seq) 
     if (next_seq_ == 0) next_seq_ = 1;
     seq = value;
     last_seq_ = value;
+    job_end_[value % kJobEnds] = {value, wptr_};
     return kmd::Status::success();
 }
 
@@ -252,8 +261,35 @@ kmd::Status SdmaQueue::wait(uint64_t seq, uint64_t timeout_ns) {
         std::this_thread::yield();
     }
     while (!done()) {
-        if (std::chrono::steady_clock::now() > deadline)
+        if (hung_) return kmd::Status::fail(ECANCELED, "kfd SDMA queue(hung)");
+        if (std::chrono::steady_clock::now() > deadline) {
+            hung_ = true;
             return kmd::Status::fail(ETIME, "kfd SDMA fence(timeout)");
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+    }
+    return wait_read_pointer(seq, deadline);
+}
+
+kmd::Status SdmaQueue::wait_read_pointer(uint64_t seq,
+                                         std::chrono::steady_clock::time_point deadline) {
+    // The engine reports how far it consumed the ring by writing rptr back
+    // (ROCr and this queue find ring space by it). The write-back is not
+    // ordered with the job's fence, so it may trail by a moment; a job whose
+    // fence signalled while rptr never reaches its end is a queue that will
+    // look full forever: hung, like a lost fence.
+    uint64_t end = 0;
+    {
+        std::lock_guard lock(mu_);
+        const JobEnd &j = job_end_[seq % kJobEnds];
+        if (j.seq != seq) return kmd::Status::success(); // too old to check
+        end = j.wptr;
+    }
+    while (read_pointer() < end) {
+        if (std::chrono::steady_clock::now() > deadline) {
+            hung_ = true;
+            return kmd::Status::fail(ETIME, "kfd SDMA rptr(not written back)");
+        }
         std::this_thread::sleep_for(std::chrono::microseconds(20));
     }
     return kmd::Status::success();

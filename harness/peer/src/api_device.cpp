@@ -48,6 +48,10 @@ hipError_t api::hipDeviceReset(void) {
     // refuses every later CS with -ECANCELED (amdgpu_cs_parser_init,
     // amdgpu_cs_pass1), and only a new context clears that sticky error.
     if (kmd::Status q = rt->device(c).queue->renew_context(); !q && first.ok()) first = q;
+    // The KFD path has no context to replace: a user queue that hung
+    // (kfd::SdmaQueue::hung, sticky like a guilty context) is destroyed and a
+    // new one created, as HIP's reset destroys the device's queues.
+    if (kmd::Status q = rt->renew_kfd_queue_if_hung(rt->device(c)); !q && first.ok()) first = q;
     if (!first.ok()) {
         record_kernel_error(first);
         return Runtime::map_kernel_error(first);

@@ -138,6 +138,13 @@ void Runtime::init() {
     kmsg_ = std::make_unique<kmd::KmsgLog>();
 }
 
+kmd::Status Runtime::renew_kfd_queue_if_hung(PeerDevice &d) {
+    if (!kfd() || (d.kqueue && !d.kqueue->hung())) return kmd::Status::success();
+    d.kqueue.reset(); // a hung queue is destroyed without waiting for its jobs
+    // (null after a failed renewal: the next reset tries again)
+    return kfd::SdmaQueue::create(d.node.node, d.gen, d.kqueue);
+}
+
 kmd::Status Runtime::make_kfd_host(std::span<const uint32_t> nodes, uint64_t bytes,
                                    std::unique_ptr<GttBuffer> &out) {
     auto g = std::make_unique<GttBuffer>();
@@ -319,6 +326,7 @@ kmd::Status Runtime::submit_kfd_job(PeerDevice &d, std::span<const uint32_t> ib,
     // A fault on the KFD VM shows only in the kernel log (the DRM file's
     // GPUVM_FAULT record is another VM's).
     if (kmsg_ && kmsg_->available()) job.kmsg_mark = kmsg_->mark();
+    if (!d.kqueue) return kmd::Status::fail(ENODEV, "kfd SDMA queue(renewal failed)");
     return d.kqueue->submit(ib, job.kfd_seq);
 }
 

@@ -139,6 +139,8 @@ class Runtime {
     const kmd::Link *link(int from, int to) const;
     KernelPath path() const { return path_; }
     bool kfd() const { return path_ == KernelPath::kfd; }
+    // KFD path: replaces the device's user queue if it hung; success otherwise.
+    kmd::Status renew_kfd_queue_if_hung(PeerDevice &d);
 
     std::mutex mu;
     AllocTable<Allocation> table;           // guarded by mu

@@ -11,6 +11,9 @@
 
 #include <hsakmt.h>
 
+#include <array>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -107,12 +110,24 @@ class SdmaQueue {
     // Waits (up to the timeout) for ring space. `seq` is what wait() takes.
     kmd::Status submit(std::span<const uint32_t> packets, uint64_t &seq);
     // ETIME ("kfd SDMA fence(timeout)") when the fence has not reached seq in
-    // time; the queue is then unusable (its later jobs are stuck behind it).
+    // time, or ("kfd SDMA rptr(not written back)") when the engine's rptr
+    // write-back never reaches the end of a finished job. The queue is then hung for good (its
+    // later jobs would wait behind the stuck one, and a user queue has no kernel timeout to clear
+    // it): every later submit and every wait for an unfinished job fails at once with ECANCELED
+    // ("kfd SDMA queue(hung)"), the DRM path's answer for a guilty context, until the owner
+    // replaces the queue.
     kmd::Status wait(uint64_t seq, uint64_t timeout_ns);
     kmd::Status run(std::span<const uint32_t> packets, uint64_t timeout_ns);
+    bool hung() const { return hung_.load(); }
 
     uint32_t node() const { return node_; }
     sdma::Generation generation() const { return gen_; }
+    // The kernel's SDMA job timeout (kmd::sdma_job_timeout_ms: the amdgpu
+    // lockup_timeout parameter), at least kMinTimeoutMs so that a loaded
+    // host's scheduling delay is never taken for a hang, and kNoTimeoutMs
+    // where the kernel has none (a host poll must end).
+    static constexpr uint64_t kMinTimeoutMs = 2000;
+    static constexpr uint64_t kNoTimeoutMs = 60000;
     uint64_t default_timeout_ns() const { return timeout_ns_; }
     // What the engine wrote back (bytes consumed); for tests.
     uint64_t read_pointer() const;
@@ -120,6 +135,14 @@ class SdmaQueue {
   private:
     SdmaQueue() = default;
     uint32_t completed() const;
+    kmd::Status wait_read_pointer(uint64_t seq, std::chrono::steady_clock::time_point deadline);
+    // Where each of the last kJobEnds jobs ends in the ring (bytes, as wptr).
+    struct JobEnd {
+        uint64_t seq = 0;
+        uint64_t wptr = 0;
+    };
+    static constexpr size_t kJobEnds = 64;
+    std::array<JobEnd, kJobEnds> job_end_{};
     uint32_t node_ = 0;
     sdma::Generation gen_ = sdma::Generation::v4;
     std::unique_ptr<Memory> ring_, fence_;
@@ -129,7 +152,8 @@ class SdmaQueue {
     uint64_t wptr_ = 0; // bytes written, monotonic
     uint32_t next_seq_ = 1;
     uint64_t last_seq_ = 0;
-    uint64_t timeout_ns_ = 20ull * 1000 * 1000 * 1000;
+    uint64_t timeout_ns_ = kNoTimeoutMs * 1000 * 1000;
+    std::atomic<bool> hung_{false};
 };
 
 } // namespace kfd
