@@ -136,6 +136,19 @@ constexpr ArgSpec kKernelDmabuf[] = {
      kDmabufMust},
 };
 
+constexpr const char *kKfdMust[] = {"map", "refuse"};
+constexpr ArgSpec kKernelKfd[] = {
+    {"device", ArgKind::expr, true, "the device whose VRAM is allocated (the owner), e.g. $b"},
+    {"peer", ArgKind::expr, true, "the device that maps it too (the mapper), e.g. $a"},
+    {"bytes", ArgKind::expr, false,
+     "size of the VRAM allocation, a multiple of 4Ki (default 64Ki)"},
+    {"must", ArgKind::word, true,
+     "map: MAP_MEMORY_TO_GPU onto owner and peer succeeds and the peer's SDMA user queue reads "
+     "the owner's bytes; refuse: it fails with EINVAL (kfd_mem_attach) and the owner still reads "
+     "its bytes",
+     kKfdMust},
+};
+
 constexpr const char *kVmOps[] = {"offset",        "replace", "unmap_map", "clear_map",
                                   "neighbour_map", "unmap",   "free",      "fresh_vm_after_fault"};
 constexpr const char *kVmDomains[] = {"vram", "gtt"};
@@ -464,6 +477,9 @@ constexpr StepSpec kSteps[] = {
     {StepKind::kernel_jobs, "kernel_jobs", nullptr, false, kKernelJobs,
      "fence and job-lifetime rules with jobs held on a CPU flag: WAIT_CS, GEM_WAIT_IDLE, "
      "freeing a context, a job timeout"},
+    {StepKind::kernel_kfd, "kernel_kfd", nullptr, false, kKernelKfd,
+     "KFD path (libhsakmt): the owner's VRAM mapped onto the peer's node as well; the kernel "
+     "must map it (and the peer read it) or refuse it, as the machine manifest says"},
     {StepKind::provoke, "provoke", nullptr, false, kProvoke,
      "disruptive: provokes a hang or a VM fault on a device and asserts the HIP code, the "
      "kernel's outcome and the recovery after hipDeviceReset"},
@@ -483,6 +499,7 @@ bool is_kernel_step(StepKind kind) {
     case StepKind::kernel_dmabuf:
     case StepKind::kernel_vm:
     case StepKind::kernel_jobs:
+    case StepKind::kernel_kfd:
         return true;
     default:
         return false;

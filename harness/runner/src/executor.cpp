@@ -268,6 +268,8 @@ std::string Interpreter::dispatch(const Step &s) {
         return kernel_vm(s);
     case StepKind::kernel_jobs:
         return kernel_jobs(s);
+    case StepKind::kernel_kfd:
+        return kernel_kfd(s);
     }
     return "step kind not handled by the interpreter";
 }

@@ -59,18 +59,33 @@ uint64_t beyond_bar_bytes(const kmd::RawFile &f, uint64_t bytes) {
     return std::max<uint64_t>(bytes, vg.vram_cpu_accessible_size + 4096);
 }
 
-KernelFile KernelSteps::open(int device) {
-    if (!k_.have_topology) {
+namespace {
+
+void load_topology(KernelState &k, int device) {
+    if (!k.have_topology) {
         kmd::Topology t;
         require(kmd::read_topology(t), "reading the KFD topology");
         for (size_t i : kmd::visible_devices(t.gpus.size(), std::getenv("ROCR_VISIBLE_DEVICES"),
-                                             std::getenv("HIP_VISIBLE_DEVICES")))
-            k_.render_minor.push_back(t.gpus[i].render_minor);
-        k_.have_topology = true;
+                                             std::getenv("HIP_VISIBLE_DEVICES"))) {
+            k.render_minor.push_back(t.gpus[i].render_minor);
+            k.kfd_node.push_back(t.gpus[i].node);
+        }
+        k.have_topology = true;
     }
-    if (device < 0 || size_t(device) >= k_.render_minor.size())
+    if (device < 0 || size_t(device) >= k.render_minor.size())
         throw StepError{
-            fmt::format("device {} does not exist ({} visible)", device, k_.render_minor.size())};
+            fmt::format("device {} does not exist ({} visible)", device, k.render_minor.size())};
+}
+
+} // namespace
+
+uint32_t KernelSteps::kfd_node(int device) {
+    load_topology(k_, device);
+    return k_.kfd_node[size_t(device)];
+}
+
+KernelFile KernelSteps::open(int device) {
+    load_topology(k_, device);
     KernelFile f;
     require(kmd::RawFile::open(k_.render_minor[size_t(device)], f.file),
             fmt::format("opening device {}'s render node", device));

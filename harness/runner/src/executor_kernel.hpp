@@ -41,7 +41,8 @@ struct KernelFile {
 
 struct KernelState {
     bool have_topology = false;
-    std::vector<int> render_minor; // by harness device number
+    std::vector<int> render_minor;  // by harness device number
+    std::vector<uint32_t> kfd_node; // by harness device number
     std::map<int, KernelFile> files;
     std::map<std::string, KernelBo> bos;
     std::map<std::string, KernelJob> jobs;
@@ -70,6 +71,8 @@ class KernelSteps {
     KernelFile &file(int device);
     // Another DRM file of the device, the caller's alone (closed when dropped).
     KernelFile open(int device);
+    // The device's KFD node id (StepError for a device that does not exist).
+    uint32_t kfd_node(int device);
     // Maps a whole BO at the next free address of the file's VM.
     uint64_t map_new(KernelFile &f, uint32_t handle, uint64_t bytes);
     // Writes `ib` into the next IB slot; returns its GPU address.
