@@ -64,6 +64,10 @@ int main(int argc, char **argv) {
     run->add_option("--batch-size", s.batch_size,
                     "instances per child process with --isolation batch (default 64)")
         ->check(CLI::Range(1, 1000000));
+    run->add_option("--max-failures", s.max_failures,
+                    "stop starting instances once N have failed (running ones finish and are "
+                    "recorded; the rest is not run: --resume runs it); 0 = never (default)")
+        ->check(CLI::Range(0, 1000000));
     run->add_flag("--resume", s.resume, "continue the interrupted run in --results");
     run->add_flag("--overwrite", s.overwrite, "replace a previous run in --results");
     run->add_flag("--allow-disruptive", s.allow_disruptive,

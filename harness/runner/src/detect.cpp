@@ -36,7 +36,9 @@ DetectRow run_one(const RunSettings &s, const std::string &self, const std::stri
                                   "--overwrite",
                                   "--timeout",
                                   fmt::format("{}", s.timeout_s)};
-    if (!faults.empty()) args.insert(args.end(), {"--faults", faults});
+    if (!faults.empty())
+        args.insert(args.end(),
+                    {"--faults", faults, "--max-failures", std::to_string(kDetectMaxFailures)});
     if (!s.manifest.empty()) args.insert(args.end(), {"--expect", s.manifest});
     if (s.depth == cases::Depth::full) args.insert(args.end(), {"--depth", "full"});
     for (const auto &c : s.case_paths)
@@ -74,6 +76,7 @@ DetectRow run_one(const RunSettings &s, const std::string &self, const std::stri
                 ++row.failed;
             }
     }
+    row.stopped = !faults.empty() && row.failed >= kDetectMaxFailures;
     if (row.first_failure.empty() && row.exit_code != 0)
         row.first_failure = fmt::format("(run exited {}; see {})", row.exit_code, log);
     return row;
@@ -85,7 +88,8 @@ std::string render_detect(const DetectRow &faithful, const std::vector<DetectRow
     std::string out = fmt::format("{:<34} {:<10} {:>7} {:>8}  {}\n", "scenario", "detected",
                                   "failed", "time", "first failing instance");
     auto line = [&](const DetectRow &r, const std::string &verdict) {
-        out += fmt::format("{:<34} {:<10} {:>7} {:>7.1f}s  {}\n", r.scenario, verdict, r.failed,
+        const std::string failed = fmt::format("{}{}", r.stopped ? ">=" : "", r.failed);
+        out += fmt::format("{:<34} {:<10} {:>7} {:>7.1f}s  {}\n", r.scenario, verdict, failed,
                            r.seconds, r.first_failure.empty() ? "-" : r.first_failure);
     };
     line(faithful, faithful.exit_code == 0 ? "clean" : "FAILS");
@@ -94,6 +98,9 @@ std::string render_detect(const DetectRow &faithful, const std::vector<DetectRow
         line(r, r.detected() ? "yes" : "NO");
         detected += r.detected() ? 1 : 0;
     }
+    if (std::any_of(rows.begin(), rows.end(), [](const DetectRow &r) { return r.stopped; }))
+        out += fmt::format(">=N: the run stopped after {} failing instances (run --max-failures)\n",
+                           kDetectMaxFailures);
     out += fmt::format("{} of {} scenarios detected, {} false failures\n", detected, rows.size(),
                        faithful.exit_code == 0 ? 0 : std::max(1, faithful.failed));
     return out;

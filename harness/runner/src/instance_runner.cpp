@@ -156,6 +156,7 @@ void InstanceRunner::launch_batch(std::vector<size_t> indexes) {
 }
 
 void InstanceRunner::fill() {
+    if (stopping()) return;
     const size_t jobs = static_cast<size_t>(std::max(1, s_.jobs));
     if (!batch_mode()) {
         while (running_.size() < jobs && next_ < order_.size()) {
@@ -204,6 +205,7 @@ void InstanceRunner::end_instance(size_t index, InstanceRecord &record, const Ch
     else
         fs::remove(log_abs, ec);
     complain(journal_.end(record));
+    if (!report::is_success(record.status)) ++failed_;
     done_[index] = std::move(record);
 }
 
@@ -261,9 +263,17 @@ void InstanceRunner::operator()(size_t index) {
         r.status = Status::skip;
         r.reason = in.skip_reason;
         complain(journal_.end(r));
+    } else if (stopping() && !launched_[index] && !done_.count(index)) {
+        ++not_run_; // --max-failures reached: neither run nor journaled
+        return;
     } else {
         if (!batch_mode() && !launched_[index] && !done_.count(index)) launch(index);
         while (!done_.count(index)) {
+            // Left over by a batch that ended early, and no longer started.
+            if (stopping() && std::find(retry_.begin(), retry_.end(), index) != retry_.end()) {
+                ++not_run_;
+                return;
+            }
             fill();
             poll_all();
         }

@@ -177,6 +177,7 @@ int run_command(RunSettings s) {
         order = std::move(mine);
     }
     Progress progress(static_cast<int>(order.size()), true);
+    size_t not_run = 0;
     {
         InstanceRunner runner(s, *plan, journal, previous, progress, order);
         // Catch2 still visits another shard's instances: they are neither run
@@ -186,6 +187,7 @@ int run_command(RunSettings s) {
         };
         session.run();
         callback = [](size_t) {};
+        not_run = runner.not_run();
     } // the runner waits for anything still running before the journal is read
     progress.finish();
 
@@ -195,6 +197,10 @@ int run_command(RunSettings s) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     report::Summary sum = report::summarise(recs);
     std::string text = report::render_summary(sum, wall);
+    if (not_run)
+        text += fmt::format("stopped after {} failing instances (--max-failures): {} instances "
+                            "not run (--resume runs them)\n",
+                            s.max_failures, not_run);
     write_derived(s.results_dir, recs, text);
     std::cerr << "\n" << text;
     std::cerr << "results: " << s.results_dir << " (" << report::tokens::kJournalFile << ", "

@@ -15,6 +15,7 @@ nlohmann::json settings_to_json(const RunSettings &s) {
             {"jobs", s.jobs},
             {"isolation", s.isolation},
             {"batch_size", s.batch_size},
+            {"max_failures", s.max_failures},
             {"allow_disruptive", s.allow_disruptive},
             {"on_simulator", s.on_simulator},
             {"machine", s.machine},
@@ -52,6 +53,7 @@ std::optional<RunSettings> settings_from_json(const nlohmann::json &j, std::stri
         // Runs recorded before batches existed ran one process per instance.
         s.isolation = j.value("isolation", std::string("process"));
         s.batch_size = j.value("batch_size", 1);
+        s.max_failures = j.value("max_failures", 0);
         s.allow_disruptive = j.at("allow_disruptive").get<bool>();
         s.on_simulator = j.at("on_simulator").get<bool>();
         s.machine = j.at("machine").get<std::string>();

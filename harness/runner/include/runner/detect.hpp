@@ -15,6 +15,7 @@ struct DetectRow {
     std::string scenario; // "(faithful)" or the scenario file's stem
     int exit_code = 0;
     int failed = 0;            // instances neither passed nor skipped
+    bool stopped = false;      // the run stopped at --max-failures: `failed` is a lower bound
     std::string first_failure; // name of the first failing instance, or a run-level reason
     double seconds = 0;
     bool detected() const { return exit_code != 0; }
@@ -22,6 +23,12 @@ struct DetectRow {
 
 // "N of M scenarios detected, K false failures" and the table above it.
 std::string render_detect(const DetectRow &faithful, const std::vector<DetectRow> &rows);
+
+// A scenario run stops once this many instances failed (`run --max-failures`):
+// detection needs one, the count shows how broad the damage is, and a fault
+// that breaks everything does not cost a whole suite run. The faithful run
+// never stops early (every false failure is counted).
+inline constexpr int kDetectMaxFailures = 10;
 
 // `self`: this executable. `faults_dir`: *.yaml scenarios. Returns the exit
 // code: 0 every scenario detected and the faithful run clean, 1 otherwise, 2

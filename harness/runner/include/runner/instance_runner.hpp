@@ -32,6 +32,9 @@ class InstanceRunner {
     ~InstanceRunner();
 
     void operator()(size_t index); // called by Catch2 for each selected instance
+    // Instances Catch2 asked for that were not run because --max-failures
+    // was reached.
+    size_t not_run() const { return not_run_; }
 
   private:
     struct Running {
@@ -60,6 +63,8 @@ class InstanceRunner {
     std::deque<size_t> retry_; // not started by a batch that ended early: run next
     std::vector<bool> launched_;
     std::map<size_t, report::InstanceRecord> done_;
+    size_t failed_ = 0, not_run_ = 0;
+    bool stopping() const { return s_.max_failures > 0 && failed_ >= size_t(s_.max_failures); }
 
     bool needs_child(size_t index) const;
     bool batch_mode() const { return s_.isolation == "batch"; }

@@ -24,6 +24,10 @@ struct RunSettings {
     // one child (restarting after a crash or hang), "process" one child each.
     std::string isolation = "batch";
     int batch_size = 64;
+    // Stop starting instances once this many have failed (0: never). What
+    // was already running ends and is recorded; the rest is not run and not
+    // journaled, so `--resume` runs it later.
+    int max_failures = 0;
     bool resume = false;
     bool overwrite = false;
     bool allow_disruptive = false; // real hardware: run cases that fault/hang/reset on purpose
