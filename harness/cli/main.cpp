@@ -1,6 +1,7 @@
 // peer-harness: parses its own options into RunSettings (CLI11) and hands
 // everything it does not know to Catch2's session, so test specs, reporters
 // (-r junit|xml|console), -o and --list-tests work as Catch2 users expect.
+#include "kfd/register_probe.hpp"
 #include "lab_options.hpp"
 #include "reexec.hpp"
 #include "runner/detect.hpp"
@@ -110,6 +111,14 @@ int main(int argc, char **argv) {
                      "percent a copy step's GB/s may move before it counts as a change; a "
                      "slowdown beyond it gates (default 10)")
         ->check(CLI::Range(0.0, 1000.0));
+    // For kernel_kfd steps (harness/runner/src/executor_kernel_kfd.cpp): a
+    // raw KFD probe needs a process whose KFD state libhsakmt does not own.
+    int probe_owner = -1, probe_mapper = -1;
+    CLI::App *probe = app.add_subcommand(
+        "kfd-map-probe", "internal: map one GPU's MMIO remap page onto another (raw KFD ioctls)");
+    probe->group(""); // not for users: the kernel_kfd step runs it
+    probe->add_option("owner_minor", probe_owner, "render minor of the owner")->required();
+    probe->add_option("mapper_minor", probe_mapper, "render minor of the mapper")->required();
     CLI::App *summary =
         app.add_subcommand("summary", "re-derive summary.txt and junit.xml from a results dir");
     summary->add_option("dir", summary_dir, "results directory")->required();
@@ -130,6 +139,15 @@ int main(int argc, char **argv) {
     if (!s.results_dir.empty())
         s.results_dir = std::filesystem::absolute(s.results_dir).lexically_normal().string();
 
+    if (*probe) {
+        // One line for the step: "mapped", or "<errno> <call>".
+        const kmd::Status st = kfd::probe_mmio_peer_map(probe_owner, probe_mapper);
+        if (st.ok())
+            std::cout << "mapped\n";
+        else
+            std::cout << st.err << " " << (st.call ? st.call : "?") << "\n";
+        return 0;
+    }
     if (*summary) return harness::runner::summary_command(summary_dir);
     if (*compare)
         return harness::runner::compare_command(compare_before, compare_after, bandwidth_threshold);

@@ -21,9 +21,18 @@ namespace harness::cases::detail {
 
 using cases::is_identifier;
 
-inline constexpr const char *kPairSelectors[] = {
-    "all_pairs", "distinct_pairs", "self_pairs", "peer_capable", "incapable",
-    "xgmi",      "pcie",           "pcie_p2p",   "asymmetric",   "beyond_bar"};
+inline constexpr const char *kPairSelectors[] = {"all_pairs",
+                                                 "distinct_pairs",
+                                                 "self_pairs",
+                                                 "peer_capable",
+                                                 "incapable",
+                                                 "xgmi",
+                                                 "pcie",
+                                                 "pcie_p2p",
+                                                 "asymmetric",
+                                                 "beyond_bar",
+                                                 "register_bar_capable",
+                                                 "register_bar_incapable"};
 inline constexpr const char *kDeviceSelectors[] = {"all_devices"};
 inline constexpr const char *kTripleSelectors[] = {"peer_capable_with_third"};
 inline constexpr const char *kPeerModes[] = {"enabled", "disabled", "reverse_only"};

@@ -137,15 +137,20 @@ constexpr ArgSpec kKernelDmabuf[] = {
 };
 
 constexpr const char *kKfdMust[] = {"map", "refuse"};
+constexpr const char *kKfdKinds[] = {"vram", "mmio"};
 constexpr ArgSpec kKernelKfd[] = {
     {"device", ArgKind::expr, true, "the device whose VRAM is allocated (the owner), e.g. $b"},
     {"peer", ArgKind::expr, true, "the device that maps it too (the mapper), e.g. $a"},
     {"bytes", ArgKind::expr, false,
      "size of the VRAM allocation, a multiple of 4Ki (default 64Ki)"},
+    {"kind", ArgKind::word, false,
+     "vram (default): the owner's VRAM through libhsakmt; mmio: the owner's MMIO remap page "
+     "through raw KFD ioctls in a process of its own (peer-harness kfd-map-probe)",
+     kKfdKinds},
     {"must", ArgKind::word, true,
-     "map: MAP_MEMORY_TO_GPU onto owner and peer succeeds and the peer's SDMA user queue reads "
-     "the owner's bytes; refuse: it fails with EINVAL (kfd_mem_attach) and the owner still reads "
-     "its bytes",
+     "map: MAP_MEMORY_TO_GPU onto owner and peer succeeds (vram: and the peer's SDMA user queue "
+     "reads the owner's bytes); refuse: it fails with EINVAL (kfd_mem_attach) (vram: and the "
+     "owner still reads its bytes)",
      kKfdMust},
 };
 

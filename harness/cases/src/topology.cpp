@@ -64,6 +64,15 @@ const PairRule kPairRules[] = {
      }},
     {"asymmetric", "pairs where a can access b but b cannot access a",
      [](const Topology &t, int a, int b) { return t.can_access(a, b) && !t.can_access(b, a); }},
+    {"register_bar_capable",
+     "pairs where a may map b's doorbell or MMIO page through KFD (machine manifest only)",
+     [](const Topology &t, int a, int b) { return t.can_map_registers(a, b); }},
+    {"register_bar_incapable",
+     "pairs of different devices where a must not map b's doorbell or MMIO page through KFD "
+     "(machine manifest only)",
+     [](const Topology &t, int a, int b) {
+         return a != b && t.knows_register_bar() && !t.can_map_registers(a, b);
+     }},
     {"beyond_bar",
      "pairs of different devices not linked by XGMI where b has a small BAR (part of b's VRAM "
      "is beyond what a can reach over PCIe)",

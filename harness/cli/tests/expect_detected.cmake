@@ -3,10 +3,16 @@
 # must exit 1, with at least one failing (fail or dmesg-fail) instance of every family in FAMILIES
 # (suite/case prefixes, ;-separated) and no crash or timeout anywhere.
 # Usage: cmake -DSIM= -DHARNESS= -DMACHINE= -DFAULTS= -DCASES= -DFAMILIES= -DRESULTS=
-#              -P expect_detected.cmake
+#              [-DEXPECT=manifest.yaml] -P expect_detected.cmake
+# EXPECT: the machine manifest the expectations come from (cases whose
+# selectors only a manifest can answer need it).
 file(REMOVE_RECURSE ${RESULTS})
+set(expect_args)
+if(EXPECT)
+  set(expect_args --expect ${EXPECT})
+endif()
 execute_process(COMMAND ${SIM} --machine ${MACHINE} --faults ${FAULTS} -- ${HARNESS} run
-                        --cases ${CASES} --jobs 2 --results ${RESULTS}
+                        --cases ${CASES} --jobs 2 --results ${RESULTS} ${expect_args}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 1)
   message(FATAL_ERROR "expected exit code 1 (failures found), got ${rc}:\n${out}\n${err}")

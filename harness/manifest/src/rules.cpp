@@ -49,12 +49,24 @@ bool pcie_peer_accessible(const Manifest &m, int owner, int accessor, std::strin
     return true;
 }
 
+bool register_bar_peer_accessible(const Manifest &m, int owner, int mapper) {
+    if (!m.kernel.at_least(7, 2)) return pcie_peer_accessible(m, owner, mapper);
+    return m.kernel.hsa_amd_p2p && m.kernel.pci_p2pdma && m.kernel.dmabuf_move_notify &&
+           m.kernel.param_pcie_p2p && p2p_listed(m, owner, mapper);
+}
+
 cases::Topology expected_topology(const Manifest &m) {
     const int n = static_cast<int>(m.gpus.size());
     cases::Topology t = cases::Topology::make(n);
     t.source = "machine manifest " + m.file;
     for (int g = 0; g < n; ++g)
         t.small_bar[static_cast<size_t>(g)] = !m.gpus[static_cast<size_t>(g)].large_bar();
+    t.register_bar.assign(static_cast<size_t>(n * n), false);
+    for (int a = 0; a < n; ++a)
+        for (int b = 0; b < n; ++b)
+            if (a != b)
+                t.register_bar[static_cast<size_t>(a * n + b)] =
+                    register_bar_peer_accessible(m, b, a);
     for (int a = 0; a < n; ++a) {
         t.names[static_cast<size_t>(a)] = m.gpus[static_cast<size_t>(a)].product + " (" +
                                           m.gpus[static_cast<size_t>(a)].name + ")";

@@ -118,6 +118,38 @@ TEST_CASE("each PCIe condition alone refuses access", "[manifest][rules]") {
     CHECK_FALSE(pcie_peer_accessible(m, 0, 1));
 }
 
+TEST_CASE("register BARs: the VRAM rule before the all-BARs change, the PCIe path after",
+          "[manifest][rules]") {
+    Manifest m = load("w7900-2");
+    m.gpus[0].visible_vram_bytes = 256ull << 20; // small BAR owner
+    struct Row {
+        int major, minor;
+        bool p2p_listed, pcie_p2p_param;
+        bool reachable;
+        const char *rule;
+    };
+    const Row rows[] = {
+        {6, 10, true, true, false, "6.10: a small-BAR owner's registers follow the VRAM rule"},
+        {7, 1, true, true, false, "7.1: still the VRAM rule"},
+        {7, 2, true, true, true, "7.2: the PCIe path alone; the BAR size no longer matters"},
+        {7, 2, false, true, false, "7.2: no chipset P2P between them"},
+        {7, 2, true, false, false, "7.2: amdgpu.pcie_p2p=0"},
+    };
+    for (const Row &r : rows) {
+        INFO(r.rule);
+        Manifest k = m;
+        k.kernel.major = r.major;
+        k.kernel.minor = r.minor;
+        k.kernel.param_pcie_p2p = r.pcie_p2p_param;
+        if (!r.p2p_listed) k.pcie_p2p.clear();
+        CHECK(register_bar_peer_accessible(k, 0, 1) == r.reachable);
+        // The VRAM itself stays unreachable (small BAR) on every version.
+        CHECK_FALSE(pcie_peer_accessible(k, 0, 1));
+        const auto t = expected_topology(k);
+        CHECK(t.can_map_registers(1, 0) == r.reachable);
+    }
+}
+
 TEST_CASE("dma-buf placement of an imported VRAM buffer", "[manifest][placement]") {
     const Manifest m4 = load("mixed-4");
     CHECK(expected_import_placement(m4, 0, 1) == Placement::vram); // XGMI

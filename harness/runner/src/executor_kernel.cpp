@@ -84,6 +84,11 @@ uint32_t KernelSteps::kfd_node(int device) {
     return k_.kfd_node[size_t(device)];
 }
 
+int KernelSteps::render_minor(int device) {
+    load_topology(k_, device);
+    return k_.render_minor[size_t(device)];
+}
+
 KernelFile KernelSteps::open(int device) {
     load_topology(k_, device);
     KernelFile f;

@@ -73,6 +73,8 @@ class KernelSteps {
     KernelFile open(int device);
     // The device's KFD node id (StepError for a device that does not exist).
     uint32_t kfd_node(int device);
+    // The device's render minor (StepError for a device that does not exist).
+    int render_minor(int device);
     // Maps a whole BO at the next free address of the file's VM.
     uint64_t map_new(KernelFile &f, uint32_t handle, uint64_t bytes);
     // Writes `ib` into the next IB slot; returns its GPU address.

@@ -16,7 +16,12 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <memory>
+#include <spawn.h>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 namespace harness::runner::detail {
@@ -65,6 +70,64 @@ std::string compare(const uint8_t *got, uint64_t n, const std::string &through) 
     return "";
 }
 
+// `peer-harness kfd-map-probe OWNER MAPPER` (kfd/register_probe.hpp) in a
+// process of its own: its one output line, "mapped" or "<errno> <call>".
+std::string run_mmio_probe(int owner_minor, int mapper_minor) {
+    char self[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) throw StepError{"readlink(/proc/self/exe) failed"};
+    self[n] = 0;
+    int out[2];
+    if (::pipe2(out, O_CLOEXEC) != 0) throw StepError{"pipe2 failed"};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    const std::string a = std::to_string(owner_minor), b = std::to_string(mapper_minor);
+    char probe[] = "kfd-map-probe";
+    char *argv[] = {self, probe, const_cast<char *>(a.c_str()), const_cast<char *>(b.c_str()),
+                    nullptr};
+    pid_t pid = -1;
+    const int e = ::posix_spawn(&pid, self, &fa, nullptr, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    ::close(out[1]);
+    std::string text;
+    char buf[256];
+    for (ssize_t r; e == 0 && (r = ::read(out[0], buf, sizeof buf)) != 0;) {
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) break;
+        text.append(buf, size_t(r));
+    }
+    ::close(out[0]);
+    int st = 0;
+    while (e == 0 && ::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    if (e != 0) throw StepError{fmt::format("posix_spawn({}): {}", self, std::strerror(e))};
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        throw StepError{fmt::format("kfd-map-probe ended with status {:#x}: {}", st, text)};
+    while (!text.empty() && text.back() == '\n')
+        text.pop_back();
+    return text;
+}
+
+// kind: mmio. The decision only (a register page has no bytes to compare).
+std::string mmio_peer_map(KernelSteps &k, int owner, int mapper, const std::string &must) {
+    const std::string got = run_mmio_probe(k.render_minor(owner), k.render_minor(mapper));
+    const bool mapped = got == "mapped";
+    if (must == "map" && !mapped)
+        return fmt::format("mapping device {}'s MMIO remap page onto device {} failed ({}); the "
+                           "manifest says kfd_mem_attach allows it",
+                           owner, mapper, got);
+    if (must == "refuse" && mapped)
+        return fmt::format("device {} mapped device {}'s MMIO remap page; the manifest says "
+                           "kfd_mem_attach must refuse it (EINVAL)",
+                           mapper, owner);
+    if (must == "refuse" && got.rfind(std::to_string(EINVAL) + " AMDKFD_IOC_MAP", 0) != 0)
+        return fmt::format("mapping device {}'s MMIO remap page onto device {}: {}, expected "
+                           "EINVAL from MAP_MEMORY_TO_GPU",
+                           owner, mapper, got);
+    return "";
+}
+
 } // namespace
 
 std::string Interpreter::kernel_kfd(const Step &s) {
@@ -74,7 +137,11 @@ std::string Interpreter::kernel_kfd(const Step &s) {
     const int mapper = int(num(s, "peer", 0));
     const uint64_t bytes = uint64_t(num(s, "bytes", 64 * 1024));
     const std::string must = word(s, "must", "map");
+    const std::string kind = word(s, "kind", "vram");
     if (owner == mapper) return "kernel_kfd: device and peer must be two devices";
+    if (must != "map" && must != "refuse") return "unknown kernel_kfd must " + must;
+    if (kind == "mmio") return mmio_peer_map(k, owner, mapper, must);
+    if (kind != "vram") return "unknown kernel_kfd kind " + kind;
     if (bytes == 0 || bytes % kKfdPage)
         return fmt::format("bytes {} is not a multiple of 4Ki", bytes);
 
@@ -115,7 +182,6 @@ std::string Interpreter::kernel_kfd(const Step &s) {
         require(copy(own, vram->va(), out->va(), bytes), "the owner's read after the refusal");
         return compare(out->cpu(), bytes, "the owner's VRAM after the refused peer map");
     }
-    if (must != "map") return "unknown kernel_kfd must " + must;
     if (!st.ok())
         return fmt::format("mapping device {}'s VRAM onto device {} failed ({}); the manifest "
                            "says the peer reaches it",

@@ -80,6 +80,16 @@ nlohmann::json topology_to_json(const Topology &t) {
     for (bool s : t.small_bar)
         small.push_back(s ? 1 : 0);
     j["small_bar"] = small;
+    if (t.knows_register_bar()) {
+        nlohmann::json rb = nlohmann::json::array();
+        for (int a = 0; a < t.device_count; ++a) {
+            nlohmann::json row = nlohmann::json::array();
+            for (int b = 0; b < t.device_count; ++b)
+                row.push_back(t.can_map_registers(a, b) ? 1 : 0);
+            rb.push_back(row);
+        }
+        j["register_bar"] = rb;
+    }
     return j;
 }
 
@@ -106,6 +116,13 @@ std::variant<Topology, std::string> topology_from_json(const nlohmann::json &j) 
         if (j.contains("small_bar"))
             for (int a = 0; a < n; ++a)
                 t.small_bar[static_cast<size_t>(a)] = j.at("small_bar").at(a).get<int>() != 0;
+        if (j.contains("register_bar")) {
+            t.register_bar.assign(static_cast<size_t>(n * n), false);
+            for (int a = 0; a < n; ++a)
+                for (int b = 0; b < n; ++b)
+                    t.register_bar[static_cast<size_t>(a * n + b)] =
+                        j.at("register_bar").at(a).at(b).get<int>() != 0;
+        }
     } catch (const nlohmann::json::exception &e) {
         return std::string("topology: ") + e.what();
     }

@@ -23,6 +23,12 @@ struct Topology {
     // Per device: part of its VRAM lies outside the CPU-visible BAR (the
     // manifest's visible_vram, or a FRAME_BUFFER_PRIVATE bank in KFD).
     std::vector<bool> small_bar;
+    // [from * device_count + to]: `from` may map `to`'s register BARs (its
+    // doorbell or MMIO remap page) through KFD, which kfd_mem_attach judges by
+    // amdgpu_device_is_peer_accessible for all BARs. Only a machine manifest
+    // says (harness/manifest/rules.hpp); empty when the topology came from KFD,
+    // which publishes no such fact.
+    std::vector<bool> register_bar;
     std::string source; // where the facts came from, for reports
 
     static Topology make(int n); // n devices, no links
@@ -33,6 +39,11 @@ struct Topology {
         return a != b && direct[static_cast<size_t>(a * device_count + b)];
     }
     void set(int a, int b, LinkType t, bool can);
+    bool knows_register_bar() const { return !register_bar.empty(); }
+    bool can_map_registers(int a, int b) const {
+        return a != b && knows_register_bar() &&
+               register_bar[static_cast<size_t>(a * device_count + b)];
+    }
 
     bool operator==(const Topology &) const = default;
 };

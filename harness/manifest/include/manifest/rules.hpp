@@ -20,6 +20,15 @@ bool pcie_peer_accessible(const Manifest &m, int owner, int accessor, std::strin
 
 bool same_hive(const Manifest &m, int a, int b);
 
+// Whether kfd_mem_attach lets `mapper` map `owner`'s doorbell or MMIO remap
+// page: amdgpu_device_is_peer_accessible(owner, mapper) for a register BAR.
+// Before "drm/amdgpu: amdgpu_device_is_peer_accessible to support all BARs"
+// the VRAM conditions decide (pcie_peer_accessible); from it on only the PCIe
+// path does (CONFIG_HSA_AMD_P2P, amdgpu.pcie_p2p, the chipset's P2P), so a
+// small-BAR owner's registers become reachable. UNVERIFIED: 7.2 as the first
+// release with that change. The XGMI hive plays no part (VRAM only).
+bool register_bar_peer_accessible(const Manifest &m, int owner, int mapper);
+
 // Expected topology: a -> b XGMI when in one hive (direct both ways), else
 // PCIe, direct exactly when pcie_peer_accessible(b, a).
 cases::Topology expected_topology(const Manifest &m);
