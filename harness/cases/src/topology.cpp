@@ -22,6 +22,8 @@ Topology Topology::make(int n) {
     t.link.assign(static_cast<size_t>(n * n), LinkType::none);
     t.direct.assign(static_cast<size_t>(n * n), false);
     t.small_bar.assign(static_cast<size_t>(n), false);
+    t.cpu_link.assign(static_cast<size_t>(n), true);
+    t.sdma_xgmi_engines.assign(static_cast<size_t>(n), -1);
     for (int i = 0; i < n; ++i) {
         t.link[static_cast<size_t>(i * n + i)] = LinkType::self;
         t.names.push_back("gpu" + std::to_string(i));

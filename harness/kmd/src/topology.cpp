@@ -103,6 +103,7 @@ Status read_topology(Topology &out) {
         g.gfx_minor = p.EngineId.ui32.Minor;
         g.gfx_stepping = p.EngineId.ui32.Stepping;
         g.sdma_engines = p.NumSdmaEngines;
+        g.sdma_xgmi_engines = p.NumSdmaXgmiEngines;
         if (p.NumIOLinks > 0) {
             std::vector<HsaIoLinkProperties> links(p.NumIOLinks);
             if (hsaKmtGetNodeIoLinkProperties(n, p.NumIOLinks, links.data()) !=
@@ -114,6 +115,14 @@ Status read_topology(Topology &out) {
         }
         out.gpus.push_back(std::move(g));
     }
+    // Links to nodes that are not GPUs are CPU links (node ids are dense).
+    for (GpuNode &g : out.gpus)
+        for (const Link &l : g.links) {
+            bool to_gpu = false;
+            for (const GpuNode &o : out.gpus)
+                to_gpu = to_gpu || o.node == l.to_node;
+            g.cpu_link = g.cpu_link || (!to_gpu && l.to_node < sys.NumNodes);
+        }
     return Status::success();
 }
 

@@ -115,6 +115,8 @@ Manifest read(const std::string &path) {
             out.dma_mask_bits = static_cast<int>(b);
         }
         if (g["iommu_remapping"]) out.iommu_remapping = r.boolean(g["iommu_remapping"]);
+        if (g["sdma_xgmi_engines"])
+            out.sdma_xgmi_engines = static_cast<int>(r.size(g["sdma_xgmi_engines"]));
         m.gpus.push_back(out);
     }
     m.hive_of.assign(m.gpus.size(), 0);

@@ -59,8 +59,11 @@ cases::Topology expected_topology(const Manifest &m) {
     const int n = static_cast<int>(m.gpus.size());
     cases::Topology t = cases::Topology::make(n);
     t.source = "machine manifest " + m.file;
-    for (int g = 0; g < n; ++g)
+    for (int g = 0; g < n; ++g) {
         t.small_bar[static_cast<size_t>(g)] = !m.gpus[static_cast<size_t>(g)].large_bar();
+        t.sdma_xgmi_engines[static_cast<size_t>(g)] =
+            m.gpus[static_cast<size_t>(g)].sdma_xgmi_engines;
+    }
     t.register_bar.assign(static_cast<size_t>(n * n), false);
     for (int a = 0; a < n; ++a)
         for (int b = 0; b < n; ++b)

@@ -13,6 +13,30 @@ namespace harness::runner {
 
 namespace {
 
+// What the kernel's KFD nodes must show whatever the manifest's peer rules
+// say (regression K13, malformed topology): every GPU has an io_link to a CPU
+// node (kfd_crat.c, kfd_fill_gpu_direct_io_link_to_cpu; ROCr finds a GPU's
+// NUMA node through it), and num_sdma_xgmi_engines is what the manifest
+// states (ROCr picks XGMI copy engines by it). "" when all holds.
+std::string node_mismatch(const cases::Topology &want, const cases::Topology &kfd) {
+    for (int d = 0; d < kfd.device_count; ++d) {
+        const size_t i = static_cast<size_t>(d);
+        if (!kfd.cpu_link[i])
+            return fmt::format("the kernel's KFD node of device {} has no io_link to a CPU node "
+                               "(kfd_crat.c gives every GPU one)",
+                               d);
+        if (want.sdma_xgmi_engines[i] >= 0 && kfd.sdma_xgmi_engines[i] >= 0 &&
+            want.sdma_xgmi_engines[i] != kfd.sdma_xgmi_engines[i])
+            return fmt::format("device {} reports num_sdma_xgmi_engines {}, the manifest says {}",
+                               d, kfd.sdma_xgmi_engines[i], want.sdma_xgmi_engines[i]);
+    }
+    return "";
+}
+
+} // namespace
+
+namespace {
+
 constexpr const char *kDisruptiveReason =
     "disruptive (provokes VM faults, hangs or resets): on real hardware it runs only with "
     "--allow-disruptive";
@@ -64,6 +88,8 @@ std::optional<Plan> make_plan(const RunSettings &s, const cases::Topology *saved
                 p.manifest_mismatch =
                     fmt::format("the manifest {} lists {} GPU(s), the kernel shows {} ({})",
                                 s.manifest, p.topology.device_count, kfd.device_count, kfd.source);
+            else
+                p.manifest_mismatch = node_mismatch(p.topology, kfd);
         } else if (p.topology.device_count == 0) {
             p.no_device = "no GPU found (" + p.topology.source +
                           ") and no manifest (--expect FILE) says this machine has none";

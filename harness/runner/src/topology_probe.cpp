@@ -42,6 +42,8 @@ nlohmann::json probe_in_child() {
         t.names[static_cast<size_t>(d)] =
             (g.name.empty() ? "gpu" : g.name) + " " + kmd::pci_slot_name(g.domain, g.location_id);
         t.small_bar[static_cast<size_t>(d)] = g.small_bar;
+        t.cpu_link[static_cast<size_t>(d)] = g.cpu_link;
+        t.sdma_xgmi_engines[static_cast<size_t>(d)] = static_cast<int>(g.sdma_xgmi_engines);
         for (const auto &l : g.links) {
             auto to = device_of_node.find(l.to_node);
             if (to == device_of_node.end() || to->second == d) continue;
@@ -80,6 +82,11 @@ nlohmann::json topology_to_json(const Topology &t) {
     for (bool s : t.small_bar)
         small.push_back(s ? 1 : 0);
     j["small_bar"] = small;
+    std::vector<int> cpu;
+    for (bool c : t.cpu_link)
+        cpu.push_back(c ? 1 : 0);
+    j["cpu_link"] = cpu;
+    j["sdma_xgmi_engines"] = t.sdma_xgmi_engines;
     if (t.knows_register_bar()) {
         nlohmann::json rb = nlohmann::json::array();
         for (int a = 0; a < t.device_count; ++a) {
@@ -116,6 +123,13 @@ std::variant<Topology, std::string> topology_from_json(const nlohmann::json &j) 
         if (j.contains("small_bar"))
             for (int a = 0; a < n; ++a)
                 t.small_bar[static_cast<size_t>(a)] = j.at("small_bar").at(a).get<int>() != 0;
+        if (j.contains("cpu_link"))
+            for (int a = 0; a < n; ++a)
+                t.cpu_link[static_cast<size_t>(a)] = j.at("cpu_link").at(a).get<int>() != 0;
+        if (j.contains("sdma_xgmi_engines"))
+            for (int a = 0; a < n; ++a)
+                t.sdma_xgmi_engines[static_cast<size_t>(a)] =
+                    j.at("sdma_xgmi_engines").at(a).get<int>();
         if (j.contains("register_bar")) {
             t.register_bar.assign(static_cast<size_t>(n * n), false);
             for (int a = 0; a < n; ++a)

@@ -23,6 +23,12 @@ struct Topology {
     // Per device: part of its VRAM lies outside the CPU-visible BAR (the
     // manifest's visible_vram, or a FRAME_BUFFER_PRIVATE bank in KFD).
     std::vector<bool> small_bar;
+    // Per device, what the source says of the KFD node (the kernel's
+    // topology) or must be there (a manifest): an io_link to a CPU node, and
+    // num_sdma_xgmi_engines (-1: not stated). Compared by the runner when a
+    // manifest is given (harness/runner/src/plan.cpp).
+    std::vector<bool> cpu_link;
+    std::vector<int> sdma_xgmi_engines;
     // [from * device_count + to]: `from` may map `to`'s register BARs (its
     // doorbell or MMIO remap page) through KFD, which kfd_mem_attach judges by
     // amdgpu_device_is_peer_accessible for all BARs. Only a machine manifest

@@ -46,6 +46,10 @@ struct GpuNode {
     uint32_t max_clock_mhz = 0;                              // max_engine_clk_fcompute
     uint32_t gfx_major = 0, gfx_minor = 0, gfx_stepping = 0; // from gfx_target_version
     uint32_t sdma_engines = 0;                               // num_sdma_engines
+    uint32_t sdma_xgmi_engines = 0;                          // num_sdma_xgmi_engines
+    // An io_link to a node without SIMDs (a CPU): kfd_crat.c gives every GPU
+    // one to its NUMA node's CPU (kfd_fill_gpu_direct_io_link_to_cpu).
+    bool cpu_link = false;
     std::vector<Link> links; // io_links and p2p_links from this node
 };
 

@@ -22,6 +22,7 @@ struct Gpu {
     uint64_t bar_address = 0; // physical BAR address; 0 = not given
     int dma_mask_bits = 0;    // 0 = not given
     bool iommu_remapping = false;
+    int sdma_xgmi_engines = -1; // num_sdma_xgmi_engines KFD must report; -1 = not given
     bool large_bar() const { return visible_vram_bytes != 0 && visible_vram_bytes == vram_bytes; }
 };
 
