@@ -27,6 +27,21 @@ template <typename F> kmd::Status call(const char *name, F &&f) {
     return from_hsakmt(st, e, name);
 }
 
+// hsaKmtAllocMemory answers HSAKMT_STATUS_NO_MEMORY whenever
+// fmm_allocate_device finds no memory: the kernel's ALLOC refused (errno
+// ENOMEM, amdgpu_amdkfd_reserve_mem_limit) or libhsakmt could not reserve
+// the range in its own aperture, which leaves the errno of its failed VA
+// reservation (EINVAL for 128 TiB and more under amdgpu-sim, which runs the
+// real libhsakmt). The flags used here (no PUBLIC, a valid node, a size > 0)
+// give the kernel no other reason to refuse, so NO_MEMORY is out of memory.
+template <typename F> kmd::Status alloc_call(const char *name, F &&f) {
+    errno = 0;
+    const HSAKMT_STATUS st = f();
+    const int e = errno;
+    if (st == HSAKMT_STATUS_NO_MEMORY) return kmd::Status::fail(ENOMEM, name);
+    return from_hsakmt(st, e, name);
+}
+
 } // namespace
 
 kmd::Status from_hsakmt(HSAKMT_STATUS st, int saved_errno, const char *name) {
@@ -90,8 +105,9 @@ kmd::Status Memory::alloc_vram(uint32_t node, uint64_t bytes, std::unique_ptr<Me
     flags.ui32.NoSubstitute = 1; // VRAM or nothing, never system memory instead
     flags.ui32.PageSize = HSA_PAGE_SIZE_4KB;
     flags.ui32.CoarseGrain = 1;
-    if (kmd::Status s = call("hsaKmtAllocMemory(VRAM)",
-                             [&] { return hsaKmtAllocMemory(node, m->bytes_, flags, &m->addr_); });
+    if (kmd::Status s =
+            alloc_call("hsaKmtAllocMemory(VRAM)",
+                       [&] { return hsaKmtAllocMemory(node, m->bytes_, flags, &m->addr_); });
         !s)
         return s;
     out = std::move(m);
@@ -107,8 +123,9 @@ kmd::Status Memory::alloc_host(uint64_t bytes, std::unique_ptr<Memory> &out) {
     flags.ui32.HostAccess = 1;
     flags.ui32.NonPaged = 1; // GTT, not a userptr of pageable memory
     flags.ui32.PageSize = HSA_PAGE_SIZE_4KB;
-    if (kmd::Status s = call("hsaKmtAllocMemory(host)",
-                             [&] { return hsaKmtAllocMemory(0, m->bytes_, flags, &m->addr_); });
+    if (kmd::Status s =
+            alloc_call("hsaKmtAllocMemory(host)",
+                       [&] { return hsaKmtAllocMemory(0, m->bytes_, flags, &m->addr_); });
         !s)
         return s;
     out = std::move(m);

@@ -44,9 +44,12 @@ void fill(PeerDevice &d, hipDeviceProp_t &p) {
     p.isLargeBar = info.vram_bytes && info.visible_vram_bytes == info.vram_bytes ? 1 : 0;
     // SDMA rings the kernel exposes to this process (HW_IP_INFO(DMA)).
     p.asyncEngineCount = std::popcount(info.sdma_rings);
-    // What this library offers, not what the hardware could.
-    p.canMapHostMemory = 1;
-    p.hostRegisterSupported = 1;
+    // What this library offers on the path it runs, not what the hardware
+    // could: the KFD path answers hipHostMalloc and hipHostRegister with
+    // hipErrorNotSupported (CONTRACT.md §7), so code that asks first skips them.
+    const int pinned = Runtime::get().kfd() ? 0 : 1;
+    p.canMapHostMemory = pinned;
+    p.hostRegisterSupported = pinned;
     p.unifiedAddressing = 0; // pinned memory has a device address of its own
 }
 
@@ -169,7 +172,9 @@ hipError_t api::hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int de
         v = p.unifiedAddressing;
         break;
     case hipDeviceAttributeCanUseStreamWaitValue:
-        v = 1; // hipStreamWaitValue32 is SDMA POLL_REGMEM here
+        // SDMA POLL_REGMEM on the DRM path; hipErrorNotSupported on the KFD
+        // path (CONTRACT.md §7), so 0 there.
+        v = rt->kfd() ? 0 : 1;
         break;
     case hipDeviceAttributeHostNativeAtomicSupported:
         v = host_atomics(rt->device(deviceId)) ? 1 : 0;

@@ -4,7 +4,7 @@
 // expected access matrix (PEER_EXPECT_ACCESS, written from the machine file);
 // the copies are byte-exact on the direct and the staged path; after Disable
 // an engine access from the former accessor faults; the calls the KFD path
-// does not offer answer hipErrorNotSupported.
+// does not offer answer hipErrorNotSupported, and the device queries say so.
 #include "sim_support.hpp"
 
 #include <cstring>
@@ -121,4 +121,36 @@ TEST_CASE("calls the KFD path does not offer", "[kfd_path]") {
     CHECK(hipHostMalloc(&h, 4096, 0) == hipErrorNotSupported);
     std::vector<uint8_t> mem(8192);
     CHECK(hipHostRegister(mem.data(), mem.size(), 0) == hipErrorNotSupported);
+}
+
+TEST_CASE("hipMalloc beyond any device's memory is hipErrorOutOfMemory", "[kfd_path]") {
+    // 1 TiB passes libhsakmt and the kernel's ALLOC refuses it (ENOMEM); 1 PiB
+    // does not fit libhsakmt's aperture, which fails with its own errno.
+    for (size_t bytes : {size_t(1) << 40, size_t(1) << 50}) {
+        INFO("bytes " << bytes);
+        HIP_CHECK(hipSetDevice(0));
+        void *p = nullptr;
+        CHECK(hipMalloc(&p, bytes) == hipErrorOutOfMemory);
+        CHECK(p == nullptr);
+    }
+}
+
+TEST_CASE("the device queries do not advertise what the KFD path refuses", "[kfd_path]") {
+    // Code that asks first must be able to skip pinned memory and stream waits.
+    int count = 0;
+    HIP_CHECK(hipGetDeviceCount(&count));
+    for (int d = 0; d < count; ++d) {
+        INFO("device " << d);
+        hipDeviceProp_t p{};
+        HIP_CHECK(hipGetDeviceProperties(&p, d));
+        CHECK(p.canMapHostMemory == 0);
+        CHECK(p.hostRegisterSupported == 0);
+        int v = -1;
+        HIP_CHECK(hipDeviceGetAttribute(&v, hipDeviceAttributeCanUseStreamWaitValue, d));
+        CHECK(v == 0);
+        HIP_CHECK(hipDeviceGetAttribute(&v, hipDeviceAttributeHostRegisterSupported, d));
+        CHECK(v == 0);
+        HIP_CHECK(hipDeviceGetAttribute(&v, hipDeviceAttributeCanMapHostMemory, d));
+        CHECK(v == 0);
+    }
 }

@@ -25,6 +25,13 @@ struct AttributeRow {
     long long constant;
 };
 
+// The peer API's own word for the path this process runs (the instance's
+// `path` axis was checked against it at step 0).
+bool on_kfd_path() {
+    const char *p = peerKernelPath();
+    return p && std::strcmp(p, "kfd") == 0;
+}
+
 // A value no hipDeviceAttribute_t enumerator has (HIP's values stay below
 // 20000: hipDeviceAttributeCudaCompatibleEnd/AmdSpecificBegin are 9999 and
 // 10000).
@@ -61,9 +68,10 @@ const AttributeRow kAttributeRows[] = {
      [](const hipDeviceProp_t &p) -> long long { return p.isLargeBar; }, 0},
     {"async_engine_count", hipDeviceAttributeAsyncEngineCount,
      [](const hipDeviceProp_t &p) -> long long { return p.asyncEngineCount; }, 0},
-    // hipStreamWaitValue32 works here (SDMA POLL_REGMEM), managed memory
-    // does not: CONTRACT.md §5.5 fixes both values.
-    {"can_use_stream_wait_value", hipDeviceAttributeCanUseStreamWaitValue, nullptr, 1},
+    // hipStreamWaitValue32 works on the DRM path (SDMA POLL_REGMEM), not on
+    // the KFD path; managed memory never: CONTRACT.md §5.5 and §7 fix both.
+    {"can_use_stream_wait_value", hipDeviceAttributeCanUseStreamWaitValue,
+     [](const hipDeviceProp_t &) -> long long { return on_kfd_path() ? 0 : 1; }, 0},
     {"managed_memory", hipDeviceAttributeManagedMemory, nullptr, 0},
     {"unknown", static_cast<hipDeviceAttribute_t>(kUnknownAttribute), nullptr, 0},
 };
