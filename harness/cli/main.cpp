@@ -119,6 +119,13 @@ int main(int argc, char **argv) {
     probe->group(""); // not for users: the kernel_kfd step runs it
     probe->add_option("owner_minor", probe_owner, "render minor of the owner")->required();
     probe->add_option("mapper_minor", probe_mapper, "render minor of the mapper")->required();
+    // For detect: the KFD topology the simulated kernel publishes, to tell a
+    // scenario that changes nothing on this machine from a missed one.
+    CLI::App *topo_dump = app.add_subcommand(
+        "kfd-topology-dump", "internal: print every file under the KFD topology in sysfs");
+    topo_dump->group("");
+    topo_dump->add_option("--machine", s.machine, "simulated machine")->required();
+    topo_dump->add_option("--faults", s.faults, "fault scenario");
     CLI::App *summary =
         app.add_subcommand("summary", "re-derive summary.txt and junit.xml from a results dir");
     summary->add_option("dir", summary_dir, "results directory")->required();
@@ -182,6 +189,7 @@ int main(int argc, char **argv) {
     if (!s.manifest.empty())
         s.manifest = std::filesystem::absolute(s.manifest).lexically_normal().string();
 
+    if (*topo_dump) return harness::runner::kfd_topology_dump(std::cout);
     if (*list) return harness::runner::list_command(s);
     if (*check) return harness::runner::check_command(s);
     if (*coverage) return harness::runner::coverage_command(s);

@@ -6,10 +6,16 @@
 
 #include "runner/settings.hpp"
 
+#include <ostream>
 #include <string>
 #include <vector>
 
 namespace harness::runner {
+
+// Every file under /sys/class/kfd/kfd/topology, path and contents, in path
+// order (what `peer-harness kfd-topology-dump` prints). Returns 0, or 1 when
+// there is no KFD topology.
+int kfd_topology_dump(std::ostream &out);
 
 struct DetectRow {
     std::string scenario; // "(faithful)" or the scenario file's stem
@@ -18,6 +24,10 @@ struct DetectRow {
     bool stopped = false;      // the run stopped at --max-failures: `failed` is a lower bound
     std::string first_failure; // name of the first failing instance, or a run-level reason
     double seconds = 0;
+    // The scenario only changes what KFD publishes in sysfs (K10-K13 kinds)
+    // and, on this machine, the published topology is the faithful one: no
+    // test can see it here. Not counted as missed (nor as detected).
+    bool inert = false;
     bool detected() const { return exit_code != 0; }
 };
 
