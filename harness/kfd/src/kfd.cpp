@@ -274,7 +274,7 @@ kmd::Status SdmaQueue::wait(uint64_t seq, uint64_t timeout_ns) {
     auto done = [&] { return int32_t(completed() - uint32_t(seq)) >= 0; };
     // Spin briefly (small copies finish in microseconds), then sleep.
     for (int i = 0; i < 200; ++i) {
-        if (done()) return kmd::Status::success();
+        if (done()) return wait_read_pointer(seq, deadline);
         std::this_thread::yield();
     }
     while (!done()) {

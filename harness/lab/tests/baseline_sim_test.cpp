@@ -2,14 +2,11 @@
 // mixed-4) gives ExpectedFail, UnexpectedPass and a regression that retries
 // do not turn into a flake; the self-test suite gives skips and flake
 // patterns; `peer-harness baseline` writes the fails file that makes the same
-// run pass the gate. Flake-by-retry is shown with a scripted executor in
-// baseline_test.cpp ("retries: ..."): the fault plan's `probability` cannot
-// give one, by design. It decides by a fixed hash of (seed, occurrence
-// number) with occurrences counted per process, and every instance (and
-// every retry of it) is a fresh process, so a retry replays exactly the
-// choices of the first run. Seen with fixtures/faults/
-// k01-tail-loss-probability.yaml on mixed-4, --retries 2: every instance that
-// failed failed both retries (Regression, never Flake).
+// run pass the gate; and a scenario that fails with a probability
+// (fixtures/faults/k01-tail-loss-probability.yaml) gives Flakes. Its draws
+// are a fixed hash of (seed, occurrence number), occurrences counted per
+// process: an instance that failed at its place in a batch of the first run
+// is retried in a smaller batch, where it meets other draws.
 #include "lab_test_util.hpp"
 
 #include <catch2/catch.hpp>
@@ -133,4 +130,34 @@ TEST_CASE("baseline: skips are not run, flake patterns never gate, bad files exi
     CHECK(bad.code == 2);
     CHECK(bad.output.find("mixed-4-fails.txt:1:1: expected 'name,Status'") != std::string::npos);
     CHECK(!fs::exists(t.path / "B" / "results.jsonl"));
+}
+
+TEST_CASE("baseline: a fault with a probability gives Flakes (failed, then passed on a retry)",
+          "[baseline][sim]") {
+    labtest::TempDir t;
+    const fs::path b = t.path / "expectations";
+    fs::create_directories(b); // no expectations: every failure is unexpected
+    const auto r = labtest::run_cmd(
+        {AMDGPU_SIM_BIN, "--machine", "mixed-4", "--faults",
+         std::string(PEER_FAULTS_DIR) + "/k01-tail-loss-probability.yaml", "--", PEER_HARNESS_BIN,
+         "run", "--machine-type", "mixed-4", "--baseline", b.string(), "--retries", "2", "--cases",
+         std::string(PEER_CASES_DIR) + "/memcpy-peer.yaml", "--results", (t.path / "P").string()},
+        t.path, "P.txt");
+    INFO(r.output);
+    int flakes = 0, regressions = 0;
+    for (const auto &[name, v] : verdicts(t.path / "P")) {
+        INFO(name);
+        if (v["verdict"] == "Flake") {
+            ++flakes;
+            // It failed first; its last retry passed, and nothing after it.
+            REQUIRE(!v["retries"].empty());
+            CHECK(v["retries"].back() == "pass");
+            CHECK(v["status"] != "pass");
+        }
+        if (v["verdict"] == "Regression") ++regressions;
+    }
+    CHECK(flakes > 0);
+    // Some copies fail on every attempt: the gate still closes on them.
+    CHECK(regressions > 0);
+    CHECK(r.code == 1);
 }
