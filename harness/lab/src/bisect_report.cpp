@@ -3,6 +3,7 @@
 #include "lab/html.hpp"
 #include "lab/process.hpp"
 #include "lab/results.hpp"
+#include "lab/shrink_steps.hpp"
 
 #include <fmt/format.h>
 
@@ -58,6 +59,7 @@ struct Step {
     json record; // bisect-step.json
     std::vector<report::InstanceRecord> failing;
     json fingerprint;
+    std::vector<std::string> cases; // the run's case paths (metadata.json, absolute)
 };
 
 std::optional<Step> load_step(const std::string &steps_dir, const std::string &commit) {
@@ -71,25 +73,27 @@ std::optional<Step> load_step(const std::string &steps_dir, const std::string &c
         for (const auto &x : run->records)
             if (!report::is_success(x.status)) s.failing.push_back(x);
         s.fingerprint = run->metadata.value("fingerprint", json());
+        if (run->metadata.is_object() && run->metadata.contains("cases"))
+            s.cases = run->metadata["cases"].get<std::vector<std::string>>();
     }
     return s;
 }
 
-// Runs `specs` with the step's command into `dir`; the statuses by name.
-std::map<std::string, report::Status> rerun(const std::vector<std::string> &command,
-                                            const std::vector<std::string> &names,
-                                            const fs::path &dir) {
+// Runs `specs` with the step's command into `dir`; the records by name.
+std::map<std::string, report::InstanceRecord> rerun(const std::vector<std::string> &command,
+                                                    const std::vector<std::string> &names,
+                                                    const fs::path &dir) {
     std::vector<std::string> args = command;
     std::string spec;
     for (const auto &n : names)
         spec += (spec.empty() ? "" : ",") + exact_spec(n);
     args.insert(args.end(), {"--results", dir.string(), "--overwrite", spec});
     run_process(args, dir.string() + ".log");
-    std::map<std::string, report::Status> out;
+    std::map<std::string, report::InstanceRecord> out;
     auto r = read_run(dir.string());
     if (auto *run = std::get_if<RunResults>(&r))
         for (const auto &x : run->records)
-            out[x.name] = x.status;
+            out[x.name] = x;
     return out;
 }
 
@@ -129,6 +133,7 @@ struct Shrunk {
     int tried = 0;
     int confirmations_failed = 0, confirmations = 0;
     std::vector<std::string> command;
+    StepShrink steps; // stage 3
 };
 
 } // namespace
@@ -194,7 +199,8 @@ int bisect_report_command(const BisectReportOptions &o) {
                                            [](const auto &a, const auto &b) {
                                                return shrink_cost(a.name) < shrink_cost(b.name);
                                            });
-            Shrunk s{start.name, start.name, 0, 0, 0, command};
+            Shrunk s{start.name, start.name, 0, 0, 0, command, {}};
+            report::InstanceRecord to_rec = start; // s.to's failing record
             // Two stages, each one run of all its candidates; the cheapest
             // that fails wins: (1) the same case and pair with a smaller size
             // or smaller offsets, (2) the same size on another (lower) pair.
@@ -234,17 +240,33 @@ int bisect_report_command(const BisectReportOptions &o) {
                 if (cands.empty()) continue;
                 auto got = rerun(command, cands, work / fmt::format("stage-{}", stage));
                 for (const auto &c : cands)
-                    if (got.count(c) && !report::is_success(got[c])) {
+                    if (got.count(c) && !report::is_success(got[c].status)) {
                         s.to = c;
+                        to_rec = got[c];
                         break;
                     }
             }
+            // (3) fewer steps: the case without each step that does not
+            // change the failure, run from a generated case file.
+            std::vector<std::string> case_paths = bad->cases;
+            for (size_t i = 0; case_paths.empty() && i + 1 < command.size(); ++i)
+                if (command[i] == "--cases") case_paths.push_back(command[i + 1]);
+            s.steps =
+                shrink_steps(command, case_paths, to_rec, work.string(),
+                             [&](const std::vector<std::string> &cmd,
+                                 const std::string &dir) -> std::optional<report::InstanceRecord> {
+                                 auto got = rerun(cmd, {s.to}, dir);
+                                 if (!got.count(s.to)) return std::nullopt;
+                                 return got[s.to];
+                             });
+            if (!s.steps.case_file.empty()) s.command = with_cases(command, s.steps.case_file);
             // Confirm (KernelCI confirms a culprit 3 times): the reproducer
             // must fail every time it is re-run.
             for (int i = 0; i < o.confirmations; ++i) {
-                auto got = rerun(command, {s.to}, work / fmt::format("confirm-{}", i + 1));
+                auto got = rerun(s.command, {s.to}, work / fmt::format("confirm-{}", i + 1));
                 ++s.confirmations;
-                if (got.count(s.to) && !report::is_success(got[s.to])) ++s.confirmations_failed;
+                if (got.count(s.to) && !report::is_success(got[s.to].status))
+                    ++s.confirmations_failed;
             }
             shrunk = s;
         }
@@ -277,12 +299,22 @@ int bisect_report_command(const BisectReportOptions &o) {
         std::vector<std::string> args = shrunk->command;
         args.insert(args.end(), {"--results", "repro-results", exact_spec(shrunk->to)});
         repro = shell_join(args);
+        const StepShrink &st = shrunk->steps;
+        const std::string removed =
+            st.removed > 0 ? fmt::format(" and {} of {} steps removed", st.removed, st.total) : "";
+        const std::string file =
+            st.case_file.empty()
+                ? ""
+                : fmt::format(" The reproducer runs `{}`: the case with only its remaining "
+                              "steps.",
+                              st.case_file);
         md += fmt::format("\n## Smallest failing instance\n\n`{}`\n\nshrunk from `{}` over {} "
-                          "smaller instance(s) of the same case (sizes, offsets, pairs); it "
-                          "failed {} of {} confirmation re-runs.\n\n### Reproduce\n\n"
+                          "smaller instance(s) of the same case (sizes, offsets, pairs){}; it "
+                          "failed {} of {} confirmation re-runs.{}\n\n### Reproduce\n\n"
                           "At commit `{}`:\n\n```sh\n{}\n```\n",
-                          shrunk->to, shrunk->from, shrunk->tried, shrunk->confirmations_failed,
-                          shrunk->confirmations, log.first_bad, repro);
+                          shrunk->to, shrunk->from, shrunk->tried, removed,
+                          shrunk->confirmations_failed, shrunk->confirmations, file, log.first_bad,
+                          repro);
     } else {
         md += "\n## Smallest failing instance\n\n" +
               (shrink_note.empty() ? std::string("not shrunk") : shrink_note) + "\n";
@@ -301,14 +333,21 @@ int bisect_report_command(const BisectReportOptions &o) {
             "reason</th></tr>" +
             html_steps + "</table>";
     html += "<h2>Failing instances</h2><ul id=\"failing\">" + html_fail + "</ul>";
-    if (shrunk)
-        html += fmt::format("<h2>Smallest failing instance</h2><p id=\"shrunk\"><code>{}</code> "
-                            "(from <code>{}</code>, {} candidates; failed {}/{} re-runs)</p>"
-                            "<h3>Reproduce at {}</h3><pre id=\"repro\">{}</pre>",
-                            html_escape(shrunk->to), html_escape(shrunk->from), shrunk->tried,
-                            shrunk->confirmations_failed, shrunk->confirmations,
+    if (shrunk) {
+        const StepShrink &st = shrunk->steps;
+        html += fmt::format(
+            "<h2>Smallest failing instance</h2><p id=\"shrunk\"><code>{}</code> "
+            "(from <code>{}</code>, {} candidates{}; failed {}/{} re-runs)</p>",
+            html_escape(shrunk->to), html_escape(shrunk->from), shrunk->tried,
+            st.removed > 0 ? fmt::format(", {} of {} steps removed", st.removed, st.total) : "",
+            shrunk->confirmations_failed, shrunk->confirmations);
+        if (!st.case_file.empty())
+            html += fmt::format("<p id=\"steps-file\">Case file with the remaining steps: "
+                                "<code>{}</code></p>",
+                                html_escape(st.case_file));
+        html += fmt::format("<h3>Reproduce at {}</h3><pre id=\"repro\">{}</pre>",
                             log.first_bad.substr(0, 12), html_escape(repro));
-    else
+    } else
         html += "<h2>Smallest failing instance</h2><p>" + html_escape(shrink_note) + "</p>";
     html += "<h2>Fingerprint</h2><pre>" + html_escape(render_fingerprint_text(bad->fingerprint)) +
             "</pre><h2>git bisect log</h2><pre>" + html_escape(log_text) + "</pre></body></html>\n";

@@ -3,7 +3,8 @@
 # commits change the fault scenario; commit 4 of 7 introduces a narrow one
 # (K01 on gpu1 of mixed-4). `git bisect run peer-harness bisect-run` must
 # name commit 4; bisect-report must name it, list failing instances and give
-# a shrunk reproducer that still fails when its command is run.
+# a shrunk reproducer (smaller instance, fewer steps) that still fails when
+# its command is run.
 # usage: bisect_e2e_test.sh PEER_HARNESS TEST_DATA OUT
 set -euo pipefail
 harness=$1 data=$2 out=$3
@@ -44,9 +45,19 @@ shrunk=$(awk '/^## Smallest failing instance/{on=1; next} on && /^`/{gsub("`", "
 [[ -n $shrunk ]] || fail "no shrunk instance"
 grep -q 'failed 3 of 3 confirmation re-runs' "$md" || fail "shrunk instance did not fail every confirmation"
 grep -q 'id="shrunk"' "$out/report.html" || fail "HTML report lacks the shrunk instance"
+# Fewer steps: memcpy-peer/copy's `verify: src` cannot matter to a tail lost
+# on the destination, so at least it goes, and the reproducer runs the
+# generated case file (kept under the steps dir) instead of the suite.
+grep -Eq 'and [1-9][0-9]* of 7 steps removed' "$md" || fail "no step removed: $(grep -A3 '^## Smallest' "$md")"
+steps_file=$(grep -o "The reproducer runs \`[^\`]*\`" "$md" | sed 's/.*`\(.*\)`/\1/')
+[[ -f $steps_file && $steps_file == "$out/steps/"* ]] || fail "no generated case file under the steps dir ($steps_file)"
+grep -q 'verify: src' "$steps_file" && fail "the non-essential 'verify: src' step is still in $steps_file"
+grep -q 'verify: dst' "$steps_file" || fail "the failing 'verify: dst' step was removed from $steps_file"
+grep -q 'id="steps-file"' "$out/report.html" || fail "HTML report does not name the case file"
 # The reproducer really reproduces: run the command from the report.
 cmd=$(sed -n '/^```sh$/,/^```$/p' "$md" | sed '1d;$d')
 [[ -n $cmd ]] || fail "no reproducing command"
+[[ $cmd == *"--cases $steps_file"* ]] || fail "the reproducer does not run the generated case file: $cmd"
 rc=0; (cd "$out/repo" && eval "$cmd") >"$out/repro.txt" 2>&1 || rc=$?
 [[ $rc -eq 1 ]] || fail "reproducer exited $rc, expected 1 (fails)"
 grep -q "fail .*${shrunk%%/src_offset*}" "$out/repro-results/summary.txt" 2>/dev/null ||
@@ -60,4 +71,4 @@ rc=0; "$harness" bisect-run --steps "$out/rule" --machine one-gpu --expect-gpus 
 [[ $rc -eq 1 ]] || fail "GPU vanished: exit $rc, expected 1"
 rc=0; "$harness" bisect-run --steps "$out/rule" --machine mixed-4 --expect-gpus 4 "${sel[@]}" >>"$out/rule.txt" 2>&1 || rc=$?
 [[ $rc -eq 0 ]] || fail "all GPUs, passing: exit $rc, expected 0"
-echo "OK: culprit $culprit found; shrunk reproducer $shrunk fails"
+echo "OK: culprit $culprit found; shrunk reproducer $shrunk fails; $(grep -o '[0-9]* of 7 steps removed' "$md")"

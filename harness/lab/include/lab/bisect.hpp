@@ -12,8 +12,8 @@
 //
 // bisect-report reads `git bisect log` and the step results and writes
 // Markdown and HTML: the first bad commit, its failing instances, the
-// smallest failing instance found by shrinking and the command that
-// reproduces it.
+// smallest failing instance found by shrinking (sizes, offsets, pairs, then
+// fewer steps: lab/shrink_steps.hpp) and the command that reproduces it.
 #pragma once
 
 #include <nlohmann/json.hpp>
