@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 namespace harness::lab {
@@ -79,11 +80,36 @@ std::optional<Step> load_step(const std::string &steps_dir, const std::string &c
     return s;
 }
 
+// The step's command without the Catch2 test specs it was given (bare words
+// after `run`): a spec added to it would be OR-ed with them, and a re-run or
+// reproducer must run exactly the instances it names. Options of `run`
+// (harness/cli) and of Catch2 that take their value as the next word keep it.
+std::vector<std::string> without_test_specs(const std::vector<std::string> &command) {
+    static const std::set<std::string> valued = {
+        "--cases", "--machine", "--depth", "--seed", "--expect", "--results", "--timeout", "--jobs",
+        "-j", "--isolation", "--batch-size", "--max-failures", "--faults", "--baseline",
+        "--machine-type", "--retries", "--shard",
+        // Catch2 v2 options with a value
+        "-r", "--reporter", "-o", "--out", "-d", "--durations", "-x", "--abortx", "-w", "--warn",
+        "--order", "--rng-seed", "--use-colour", "-c", "--section", "--wait-for-keypress", "-v",
+        "--verbosity"};
+    auto run = std::find(command.begin(), command.end(), "run");
+    if (run == command.end()) return command;
+    std::vector<std::string> out(command.begin(), run + 1);
+    for (auto it = run + 1; it != command.end(); ++it) {
+        if (it->empty() || (*it)[0] != '-') continue; // a test spec
+        out.push_back(*it);
+        if (it->find('=') == std::string::npos && valued.count(*it) && it + 1 != command.end())
+            out.push_back(*++it);
+    }
+    return out;
+}
+
 // Runs `specs` with the step's command into `dir`; the records by name.
 std::map<std::string, report::InstanceRecord> rerun(const std::vector<std::string> &command,
                                                     const std::vector<std::string> &names,
                                                     const fs::path &dir) {
-    std::vector<std::string> args = command;
+    std::vector<std::string> args = without_test_specs(command);
     std::string spec;
     for (const auto &n : names)
         spec += (spec.empty() ? "" : ",") + exact_spec(n);
@@ -297,6 +323,7 @@ int bisect_report_command(const BisectReportOptions &o) {
     std::string repro;
     if (shrunk) {
         std::vector<std::string> args = shrunk->command;
+        args = without_test_specs(args);
         args.insert(args.end(), {"--results", "repro-results", exact_spec(shrunk->to)});
         repro = shell_join(args);
         const StepShrink &st = shrunk->steps;

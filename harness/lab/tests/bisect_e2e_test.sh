@@ -60,6 +60,10 @@ cmd=$(sed -n '/^```sh$/,/^```$/p' "$md" | sed '1d;$d')
 [[ $cmd == *"--cases $steps_file"* ]] || fail "the reproducer does not run the generated case file: $cmd"
 rc=0; (cd "$out/repo" && eval "$cmd") >"$out/repro.txt" 2>&1 || rc=$?
 [[ $rc -eq 1 ]] || fail "reproducer exited $rc, expected 1 (fails)"
+# ... and runs exactly that one instance (the bisect run's own test specs are
+# not carried into it).
+grep -q "^1 instances: 0 passed, 1 failed" "$out/repro.txt" ||
+  fail "the reproducer did not run exactly the shrunk instance: $(grep instances: "$out/repro.txt")"
 grep -q "fail .*${shrunk%%/src_offset*}" "$out/repro-results/summary.txt" 2>/dev/null ||
   grep -q "${shrunk%%/src_offset*}" "$out/repo/repro-results/summary.txt" || fail "reproducer did not run $shrunk"
 # The skip rule: a machine that promises 4 GPUs and came up without amdgpu
