@@ -23,6 +23,25 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Starts `args` (args[0] this executable) with stdout on `out_fd` and stderr
+// on `err_fd` (-1: inherited), outside any simulator this process runs under:
+// each child starts its own. Returns the pid, or -1.
+pid_t spawn_self(std::vector<std::string> args, int out_fd, int err_fd) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (out_fd >= 0) dup2(out_fd, 1);
+        if (err_fd >= 0) dup2(err_fd, 2);
+        ::unsetenv("PEER_HARNESS_SIMULATOR");
+        std::vector<char *> argv;
+        for (auto &a : args)
+            argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(argv[0], argv.data());
+        _exit(127);
+    }
+    return pid;
+}
+
 // One child run; its output goes to DIR/run.log so the table stays readable.
 DetectRow run_one(const RunSettings &s, const std::string &self, const std::string &name,
                   const std::string &faults, const fs::path &dir) {
@@ -49,21 +68,9 @@ DetectRow run_one(const RunSettings &s, const std::string &self, const std::stri
         args.insert(args.end(), {"--cases", c});
     const auto start = std::chrono::steady_clock::now();
     const std::string log = (dir / "run.log").string();
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-        }
-        ::unsetenv("PEER_HARNESS_SIMULATOR"); // each child starts its own simulator
-        std::vector<char *> argv;
-        for (auto &a : args)
-            argv.push_back(a.data());
-        argv.push_back(nullptr);
-        execv(self.c_str(), argv.data());
-        _exit(127);
-    }
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const pid_t pid = spawn_self(args, fd, fd);
+    if (fd >= 0) ::close(fd);
     int st = 0;
     while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR) {
     }
@@ -111,17 +118,7 @@ std::string topology_under(const std::string &self, const std::string &machine,
     if (::pipe2(out, O_CLOEXEC) != 0) return "";
     std::vector<std::string> args{self, "kfd-topology-dump", "--machine", machine};
     if (!faults.empty()) args.insert(args.end(), {"--faults", faults});
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(out[1], 1);
-        ::unsetenv("PEER_HARNESS_SIMULATOR");
-        std::vector<char *> argv;
-        for (auto &a : args)
-            argv.push_back(a.data());
-        argv.push_back(nullptr);
-        execv(self.c_str(), argv.data());
-        _exit(127);
-    }
+    const pid_t pid = spawn_self(args, out[1], -1);
     ::close(out[1]);
     std::string text;
     char buf[4096];
