@@ -7,8 +7,11 @@
 #include <hsakmt.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
+#include <string>
 #include <sys/stat.h>
 
 namespace harness::runner {
@@ -17,6 +20,35 @@ using cases::LinkType;
 using cases::Topology;
 
 namespace {
+
+// Whether KFD node `node` has an io_link to a CPU node (simd_count 0) as the
+// kernel publishes it in sysfs. libhsakmt's own link list is not enough: it
+// adds indirect links of its own (a GPU reaching the CPU through an XGMI
+// peer), which hide a GPU whose direct CPU link the kernel lost (K13).
+// nullopt when sysfs cannot be read (then libhsakmt's answer stands).
+std::optional<bool> sysfs_cpu_link(uint32_t node) {
+    const std::string nodes = "/sys/class/kfd/kfd/topology/nodes/";
+    auto value = [](const std::string &file, const std::string &key) -> std::optional<long long> {
+        std::ifstream in(file);
+        if (!in) return std::nullopt;
+        std::string k;
+        long long v = 0;
+        while (in >> k >> v)
+            if (k == key) return v;
+        return std::nullopt;
+    };
+    const auto count = value(nodes + std::to_string(node) + "/properties", "io_links_count");
+    if (!count) return std::nullopt;
+    for (long long i = 0; i < *count; ++i) {
+        const auto to =
+            value(nodes + std::to_string(node) + "/io_links/" + std::to_string(i) + "/properties",
+                  "node_to");
+        if (!to) continue;
+        const auto simds = value(nodes + std::to_string(*to) + "/properties", "simd_count");
+        if (simds && *simds == 0) return true;
+    }
+    return false;
+}
 
 // Runs in the probe child. The GPU list, the visible-devices filter and the
 // per-link rule are kmd's (one implementation, shared with the peer API's
@@ -42,7 +74,7 @@ nlohmann::json probe_in_child() {
         t.names[static_cast<size_t>(d)] =
             (g.name.empty() ? "gpu" : g.name) + " " + kmd::pci_slot_name(g.domain, g.location_id);
         t.small_bar[static_cast<size_t>(d)] = g.small_bar;
-        t.cpu_link[static_cast<size_t>(d)] = g.cpu_link;
+        t.cpu_link[static_cast<size_t>(d)] = sysfs_cpu_link(g.node).value_or(g.cpu_link);
         t.sdma_xgmi_engines[static_cast<size_t>(d)] = static_cast<int>(g.sdma_xgmi_engines);
         for (const auto &l : g.links) {
             auto to = device_of_node.find(l.to_node);
