@@ -166,7 +166,7 @@ int main(int argc, char **argv) {
 
     if (*detect) {
         if (s.jobs == 1 && detect->count("--jobs") == 0) s.jobs = 2;
-        return harness::runner::detect_command(s, harness::cli::self_executable(), faults_dir);
+        return harness::runner::detect_command(s, faults_dir);
     }
     std::string machine = s.machine;
     if (machine.empty() && s.resume && !std::getenv("PEER_HARNESS_SIMULATOR")) {

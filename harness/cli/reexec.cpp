@@ -47,10 +47,6 @@ std::string find_amdgpu_sim() {
     return {};
 }
 
-std::string self_executable() {
-    return self_path();
-}
-
 std::string resolve_machine_file(const std::string &machine) {
     std::error_code ec;
     if (fs::is_regular_file(machine, ec)) return machine;

@@ -11,9 +11,6 @@ namespace harness::cli {
 // sibling of this executable, or PATH. Empty when none is found.
 std::string find_amdgpu_sim();
 
-// This executable's path (/proc/self/exe), empty if unknown.
-std::string self_executable();
-
 // The machine file a --machine name stands for: the argument when it is a
 // file, else fixtures/machines/<name>.yaml of this source tree.
 std::string resolve_machine_file(const std::string &machine);

@@ -2,6 +2,7 @@
 
 #include "report/journal.hpp"
 #include "report/tokens.hpp"
+#include "self_process.hpp"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -14,7 +15,6 @@
 #include <iostream>
 #include <set>
 #include <sstream>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace harness::runner {
@@ -23,33 +23,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Starts `args` (args[0] this executable) with stdout on `out_fd` and stderr
-// on `err_fd` (-1: inherited), outside any simulator this process runs under:
-// each child starts its own. Returns the pid, or -1.
-pid_t spawn_self(std::vector<std::string> args, int out_fd, int err_fd) {
-    pid_t pid = fork();
-    if (pid == 0) {
-        if (out_fd >= 0) dup2(out_fd, 1);
-        if (err_fd >= 0) dup2(err_fd, 2);
-        ::unsetenv("PEER_HARNESS_SIMULATOR");
-        std::vector<char *> argv;
-        for (auto &a : args)
-            argv.push_back(a.data());
-        argv.push_back(nullptr);
-        execv(argv[0], argv.data());
-        _exit(127);
-    }
-    return pid;
-}
-
 // One child run; its output goes to DIR/run.log so the table stays readable.
-DetectRow run_one(const RunSettings &s, const std::string &self, const std::string &name,
-                  const std::string &faults, const fs::path &dir) {
+DetectRow run_one(const RunSettings &s, const std::string &name, const std::string &faults,
+                  const fs::path &dir) {
     DetectRow row;
     row.scenario = name;
     fs::create_directories(dir);
-    std::vector<std::string> args{self,
-                                  "run",
+    std::vector<std::string> args{"run",
                                   "--machine",
                                   s.machine,
                                   "--jobs",
@@ -69,13 +49,11 @@ DetectRow run_one(const RunSettings &s, const std::string &self, const std::stri
     const auto start = std::chrono::steady_clock::now();
     const std::string log = (dir / "run.log").string();
     const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    const pid_t pid = spawn_self(args, fd, fd);
+    // Each child starts a simulator of its own (with its scenario).
+    const SelfRunResult child = run_self(args, {.leave_simulator = true, .log_fd = fd});
     if (fd >= 0) ::close(fd);
-    int st = 0;
-    while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-    }
     row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    row.exit_code = pid < 0 ? 127 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    row.exit_code = child.exit_code;
     const fs::path journal = dir / "results" / report::tokens::kJournalFile;
     if (fs::exists(journal)) {
         auto recs = report::records_of(report::read_journal(journal.string()));
@@ -110,28 +88,13 @@ bool topology_only(const fs::path &scenario) {
     }
 }
 
-// `self kfd-topology-dump --machine M [--faults F]`: the simulated kernel's
+// `peer-harness kfd-topology-dump --machine M [--faults F]`: the simulated kernel's
 // KFD topology, or "" when it could not be read.
-std::string topology_under(const std::string &self, const std::string &machine,
-                           const std::string &faults) {
-    int out[2];
-    if (::pipe2(out, O_CLOEXEC) != 0) return "";
-    std::vector<std::string> args{self, "kfd-topology-dump", "--machine", machine};
+std::string topology_under(const std::string &machine, const std::string &faults) {
+    std::vector<std::string> args{"kfd-topology-dump", "--machine", machine};
     if (!faults.empty()) args.insert(args.end(), {"--faults", faults});
-    const pid_t pid = spawn_self(args, out[1], -1);
-    ::close(out[1]);
-    std::string text;
-    char buf[4096];
-    for (ssize_t r; pid > 0 && (r = ::read(out[0], buf, sizeof buf)) != 0;) {
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) break;
-        text.append(buf, size_t(r));
-    }
-    ::close(out[0]);
-    int st = 0;
-    while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-    }
-    return pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? text : "";
+    const SelfRunResult child = run_self(args, {.leave_simulator = true});
+    return child.started && child.exit_code == 0 ? child.out : "";
 }
 
 } // namespace
@@ -182,7 +145,7 @@ std::string render_detect(const DetectRow &faithful, const std::vector<DetectRow
     return out;
 }
 
-int detect_command(const RunSettings &s, const std::string &self, const std::string &faults_dir) {
+int detect_command(const RunSettings &s, const std::string &faults_dir) {
     if (s.machine.empty()) {
         std::cerr
             << "peer-harness: detect needs --machine (fault scenarios run on the simulator)\n";
@@ -205,17 +168,15 @@ int detect_command(const RunSettings &s, const std::string &self, const std::str
         s.results_dir.empty() ? fs::current_path() / "peer-detect" : fs::path(s.results_dir);
     const auto start = std::chrono::steady_clock::now();
     std::cerr << "detect: faithful run on " << s.machine << " ...\n";
-    DetectRow faithful = run_one(s, self, "(faithful)", "", work / "faithful");
-    const std::string faithful_topology = topology_under(self, s.machine, "");
+    DetectRow faithful = run_one(s, "(faithful)", "", work / "faithful");
+    const std::string faithful_topology = topology_under(s.machine, "");
     std::vector<DetectRow> rows;
     for (const auto &f : scenarios) {
         std::cerr << "detect: " << f.stem().string() << " ...\n";
-        rows.push_back(
-            run_one(s, self, f.stem().string(), fs::absolute(f).string(), work / f.stem()));
+        rows.push_back(run_one(s, f.stem().string(), fs::absolute(f).string(), work / f.stem()));
         DetectRow &row = rows.back();
         if (!row.detected() && topology_only(f) && !faithful_topology.empty())
-            row.inert =
-                topology_under(self, s.machine, fs::absolute(f).string()) == faithful_topology;
+            row.inert = topology_under(s.machine, fs::absolute(f).string()) == faithful_topology;
         // A scenario file the simulator rejects is bad input, not a detection.
         if (rows.back().exit_code == 2) {
             std::cerr << "peer-harness: " << f.string() << " was rejected (exit 2); see "

@@ -9,6 +9,7 @@
 // partial map as complete) is visible only here.
 #include "executor_impl.hpp"
 #include "executor_kernel.hpp"
+#include "self_process.hpp"
 
 #include "kfd/kfd.hpp"
 
@@ -18,9 +19,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <memory>
-#include <spawn.h>
 #include <string>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -73,37 +72,12 @@ std::string compare(const uint8_t *got, uint64_t n, const std::string &through) 
 // `peer-harness kfd-map-probe OWNER MAPPER` (kfd/register_probe.hpp) in a
 // process of its own: its one output line, "mapped" or "<errno> <call>".
 std::string run_mmio_probe(int owner_minor, int mapper_minor) {
-    char self[4096];
-    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0) throw StepError{"readlink(/proc/self/exe) failed"};
-    self[n] = 0;
-    int out[2];
-    if (::pipe2(out, O_CLOEXEC) != 0) throw StepError{"pipe2 failed"};
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-    const std::string a = std::to_string(owner_minor), b = std::to_string(mapper_minor);
-    char probe[] = "kfd-map-probe";
-    char *argv[] = {self, probe, const_cast<char *>(a.c_str()), const_cast<char *>(b.c_str()),
-                    nullptr};
-    pid_t pid = -1;
-    const int e = ::posix_spawn(&pid, self, &fa, nullptr, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    ::close(out[1]);
-    std::string text;
-    char buf[256];
-    for (ssize_t r; e == 0 && (r = ::read(out[0], buf, sizeof buf)) != 0;) {
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) break;
-        text.append(buf, size_t(r));
-    }
-    ::close(out[0]);
-    int st = 0;
-    while (e == 0 && ::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-    }
-    if (e != 0) throw StepError{fmt::format("posix_spawn({}): {}", self, std::strerror(e))};
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-        throw StepError{fmt::format("kfd-map-probe ended with status {:#x}: {}", st, text)};
+    const SelfRunResult r =
+        run_self({"kfd-map-probe", std::to_string(owner_minor), std::to_string(mapper_minor)});
+    if (!r.started) throw StepError{r.error};
+    if (r.exit_code != 0)
+        throw StepError{fmt::format("kfd-map-probe ended with status {}: {}", r.exit_code, r.out)};
+    std::string text = r.out;
     while (!text.empty() && text.back() == '\n')
         text.pop_back();
     return text;

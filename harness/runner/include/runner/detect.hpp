@@ -40,9 +40,9 @@ std::string render_detect(const DetectRow &faithful, const std::vector<DetectRow
 // never stops early (every false failure is counted).
 inline constexpr int kDetectMaxFailures = 10;
 
-// `self`: this executable. `faults_dir`: *.yaml scenarios. Returns the exit
+// `faults_dir`: *.yaml scenarios (each run by this executable in a child). Returns the exit
 // code: 0 every scenario detected and the faithful run clean, 1 otherwise, 2
 // on bad arguments.
-int detect_command(const RunSettings &s, const std::string &self, const std::string &faults_dir);
+int detect_command(const RunSettings &s, const std::string &faults_dir);
 
 } // namespace harness::runner
