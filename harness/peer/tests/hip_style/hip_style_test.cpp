@@ -526,6 +526,9 @@ TEST_CASE("Unit_NoGpu_EveryCallAnswersNoDevice", "[hip_style_nodevice]") {
     HIP_CHECK_ERROR(hipHostMalloc(&p, 16, 0), hipErrorNoDevice);
     hipStream_t s;
     HIP_CHECK_ERROR(hipStreamCreate(&s), hipErrorNoDevice);
+    hipEvent_t ev;
+    HIP_CHECK_ERROR(hipEventCreate(&ev), hipErrorNoDevice);
+    HIP_CHECK_ERROR(hipLaunchHostFunc(nullptr, nullptr, nullptr), hipErrorNoDevice);
     int can = 0;
     HIP_CHECK_ERROR(hipDeviceCanAccessPeer(&can, 0, 1), hipErrorNoDevice);
     CHECK(hipGetLastError() == hipErrorNoDevice);
