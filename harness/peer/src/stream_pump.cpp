@@ -37,6 +37,11 @@ void start_pump_locked(Runtime &rt, ihipStream_t &s) {
 
 } // namespace
 
+void stream_wait_pump(ihipStream_t &s, std::unique_lock<std::mutex> &lock) {
+    s.pump_done.wait(lock, [&] { return !s.pumping; });
+    if (s.pump.joinable()) s.pump.join();
+}
+
 hipError_t stream_run(Runtime &rt, ihipStream_t &s, ihipStream_t::Step step) {
     std::unique_lock lock(s.mu);
     if (s.pumping) {

@@ -115,7 +115,7 @@ std::vector<JobMark> stream_position_locked(ihipStream_t &s) {
 
 void stream_drain(Runtime &rt, ihipStream_t &s) {
     std::unique_lock lock(s.mu);
-    s.pump_done.wait(lock, [&] { return !s.pumping; });
+    stream_wait_pump(s, lock);
     stream_complete_locked(rt, s);
 }
 
@@ -135,7 +135,7 @@ hipError_t stream_query(Runtime &rt, ihipStream_t &s) {
 
 hipError_t stream_synchronize(Runtime &rt, ihipStream_t &s) {
     std::unique_lock lock(s.mu);
-    s.pump_done.wait(lock, [&] { return !s.pumping; });
+    stream_wait_pump(s, lock);
     stream_complete_locked(rt, s);
     const hipError_t e = s.error;
     s.error = hipSuccess;

@@ -116,6 +116,10 @@ hipError_t stream_add_host_fn(Runtime &rt, ihipStream_t &s, std::function<void(h
 // (the last job's fence and the waits not yet behind a job).
 std::vector<JobMark> stream_position_locked(ihipStream_t &s);
 
+// Under s.mu (held by `lock`): waits until the pump has run everything
+// deferred, and joins its thread (it only returns by then), so a
+// synchronized stream leaves no finished thread behind.
+void stream_wait_pump(ihipStream_t &s, std::unique_lock<std::mutex> &lock);
 // Under s.mu: waits for every submitted job and wait position (deferred work
 // is the pump's); failures are kept in s.error.
 void stream_complete_locked(Runtime &rt, ihipStream_t &s);
