@@ -271,6 +271,52 @@ constexpr ArgSpec kMemcpyPeerAsync[] = {
     {"stream", ArgKind::word, false,
      "null (default), created (the case's stream) or destroyed (a destroyed handle)", kStreams},
 };
+// Two event slots per case; `null` is a NULL handle, `destroyed` one that
+// hipEventDestroy has ended.
+constexpr const char *kEventNames[] = {"start", "stop"};
+constexpr const char *kEventRefs[] = {"start", "stop", "null", "destroyed"};
+constexpr const char *kEventFlags[] = {
+    "default",    "blocking_sync", "disable_timing", "interprocess", "interprocess_disable_timing",
+    "unknown_bit"};
+constexpr const char *kCallbacks[] = {"set", "null"};
+constexpr ArgSpec kEventCreate[] = {
+    {"event", ArgKind::word, true, "start or stop: the case's event this creates", kEventNames},
+    {"flags", ArgKind::word, false,
+     "default (0), blocking_sync, disable_timing, interprocess, interprocess_disable_timing or "
+     "unknown_bit",
+     kEventFlags},
+    {"out", ArgKind::word, false, "`out` (a valid hipEvent_t*, default) or `null`", kOutOrNull},
+};
+constexpr ArgSpec kEventRecord[] = {
+    {"event", ArgKind::word, true,
+     "start, stop (created by event_create), null or destroyed (a destroyed handle)", kEventRefs},
+    {"stream", ArgKind::word, false,
+     "null (default), created (the case's stream) or destroyed (a destroyed handle)", kStreams},
+};
+constexpr ArgSpec kEventArg[] = {
+    {"event", ArgKind::word, true,
+     "start, stop (created by event_create), null or destroyed (a destroyed handle)", kEventRefs},
+};
+constexpr ArgSpec kEventElapsed[] = {
+    {"start", ArgKind::word, true, "the start event: start, stop, null or destroyed", kEventRefs},
+    {"stop", ArgKind::word, true, "the stop event: start, stop, null or destroyed", kEventRefs},
+    {"ms", ArgKind::word, false, "`out` (a valid float*, default) or `null`", kOutOrNull},
+};
+constexpr ArgSpec kStreamWaitEvent[] = {
+    {"event", ArgKind::word, true, "start, stop, null or destroyed", kEventRefs},
+    {"stream", ArgKind::word, false,
+     "null (default), created (the case's stream) or destroyed (a destroyed handle)", kStreams},
+    {"flags", ArgKind::expr, false, "flags (default 0)"},
+};
+constexpr ArgSpec kStreamAddCallback[] = {
+    {"stream", ArgKind::word, false,
+     "null (default), created (the case's stream) or destroyed (a destroyed handle)", kStreams},
+    {"callback", ArgKind::word, false,
+     "set (default: a callback the next successful stream_synchronize of that stream must have "
+     "run) or null",
+     kCallbacks},
+    {"flags", ArgKind::expr, false, "flags (default 0)"},
+};
 constexpr ArgSpec kHostPageable[] = {
     {"bytes", ArgKind::expr, true, "size of the page-aligned pageable host memory, e.g. 64Ki"},
     {"as", ArgKind::buffer_def, true, "a new buffer name (letters, digits, _)"},
@@ -448,6 +494,24 @@ constexpr StepSpec kSteps[] = {
     {StepKind::set_copy_packet_max, "set_copy_packet_max", nullptr, true, kSetCopyPacketMax,
      "peerSetCopyPacketMax: the device's copies (every path) use COPY_LINEAR packets of at "
      "most `bytes`; reset to the default when the instance ends"},
+    {StepKind::event_create, "event_create", "event", true, kEventCreate,
+     "hipEventCreateWithFlags; on success the event is the case's `start` or `stop` and "
+     "hipEventQuery of it (never recorded) returns hipSuccess"},
+    {StepKind::event_record, "event_record", "event", true, kEventRecord,
+     "hipEventRecord on a stream: the event completes after the stream's earlier work"},
+    {StepKind::event_query, "event_query", "event", true, kEventArg,
+     "hipEventQuery: hipErrorNotReady while the work before the record has not finished"},
+    {StepKind::event_synchronize, "event_synchronize", "event", true, kEventArg,
+     "hipEventSynchronize: waits for the work before the record"},
+    {StepKind::event_elapsed_time, "event_elapsed_time", nullptr, true, kEventElapsed,
+     "hipEventElapsedTime; on success the time is finite, and 0 for the same event twice"},
+    {StepKind::event_destroy, "event_destroy", "event", true, kEventArg,
+     "hipEventDestroy; a destroyed case event becomes the `destroyed` handle"},
+    {StepKind::stream_wait_event, "stream_wait_event", nullptr, true, kStreamWaitEvent,
+     "hipStreamWaitEvent: the stream's later work waits for the event's position"},
+    {StepKind::stream_add_callback, "stream_add_callback", "stream", true, kStreamAddCallback,
+     "hipStreamAddCallback; a `set` callback must have run when the stream's next "
+     "stream_synchronize succeeds"},
     {StepKind::verify, "verify", "buffer", false, kVerify,
      "reads a whole allocation back (guards included) and compares it byte for byte"},
     {StepKind::raw_sdma_read, "raw_sdma_read", nullptr, false, kRawRead,

@@ -231,6 +231,38 @@ hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, u
     return keep(api::hipStreamWaitValue32(stream, ptr, value, flags, mask));
 }
 
+hipError_t hipEventCreate(hipEvent_t *event) {
+    return keep(api::hipEventCreateWithFlags(event, hipEventDefault));
+}
+hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags) {
+    return keep(api::hipEventCreateWithFlags(event, flags));
+}
+hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
+    return keep(api::hipEventRecord(event, stream));
+}
+hipError_t hipEventQuery(hipEvent_t event) {
+    return keep(api::hipEventQuery(event));
+}
+hipError_t hipEventSynchronize(hipEvent_t event) {
+    return keep(api::hipEventSynchronize(event));
+}
+hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
+    return keep(api::hipEventElapsedTime(ms, start, stop));
+}
+hipError_t hipEventDestroy(hipEvent_t event) {
+    return keep(api::hipEventDestroy(event));
+}
+hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags) {
+    return keep(api::hipStreamWaitEvent(stream, event, flags));
+}
+hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void *userData,
+                                unsigned int flags) {
+    return keep(api::hipStreamAddCallback(stream, callback, userData, flags));
+}
+hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData) {
+    return keep(api::hipLaunchHostFunc(stream, fn, userData));
+}
+
 hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDeviceId) {
     return keep(api::hipDeviceCanAccessPeer(canAccessPeer, deviceId, peerDeviceId));
 }
@@ -269,7 +301,7 @@ hipError_t hipModuleGetFunction(hipFunction_t *, hipModule_t, const char *) {
     return keep(hipErrorNotSupported);
 }
 
-// Managed memory, arrays and events are not offered (CONTRACT.md §6).
+// Managed memory and arrays are not offered (CONTRACT.md §6).
 hipError_t hipMallocManaged(void **, size_t, unsigned int) {
     return keep(hipErrorNotSupported);
 }
@@ -292,29 +324,4 @@ hipError_t hipArrayDestroy(hipArray_t) {
 hipError_t hipFreeArray(hipArray_t) {
     return keep(hipErrorNotSupported);
 }
-hipError_t hipStreamAddCallback(hipStream_t, hipStreamCallback_t, void *, unsigned int) {
-    return keep(hipErrorNotSupported);
-}
-hipError_t hipEventCreate(hipEvent_t *) {
-    return keep(hipErrorNotSupported);
-}
-hipError_t hipEventCreateWithFlags(hipEvent_t *, unsigned) {
-    return keep(hipErrorNotSupported);
-}
-hipError_t hipEventRecord(hipEvent_t, hipStream_t) {
-    return keep(hipErrorNotSupported);
-}
-hipError_t hipEventDestroy(hipEvent_t) {
-    return keep(hipErrorNotSupported);
-}
-hipError_t hipEventSynchronize(hipEvent_t) {
-    return keep(hipErrorNotSupported);
-}
-hipError_t hipEventElapsedTime(float *, hipEvent_t, hipEvent_t) {
-    return keep(hipErrorNotSupported);
-}
-hipError_t hipEventQuery(hipEvent_t) {
-    return keep(hipErrorNotSupported);
-}
-
 } // extern "C"

@@ -121,6 +121,12 @@ void Runtime::init() {
         }
         // Without it copies are still timed, on the host clock.
         if (kmd::Status c = make_gtt(*d, nullptr, kClockBytes, d->clock); !c) d->clock.reset();
+        if (kmd::Status c = make_gtt(*d, nullptr, kClockBytes, d->stamps); c) {
+            for (uint32_t i = uint32_t(kClockBytes / 8); i-- > 0;)
+                d->stamps_free.push_back(i);
+        } else {
+            d->stamps.reset();
+        }
     }
     if (kfd()) {
         for (auto &d : devs_) {

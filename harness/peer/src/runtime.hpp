@@ -64,6 +64,14 @@ struct PeerDevice {
     // copies are then timed on the host.
     std::unique_ptr<GttBuffer> clock;
     std::atomic<uint32_t> clock_slot{0};
+    // 8-byte slots for the SDMA TIMESTAMP of a recorded event (events.cpp).
+    // Unlike `clock`, a slot belongs to one event from its record until it is
+    // recorded on another device or destroyed, so no later job can overwrite
+    // the value before hipEventElapsedTime reads it. Null when it could not
+    // be made: events are then timed on the host.
+    std::unique_ptr<GttBuffer> stamps;
+    std::mutex stamps_mu;
+    std::vector<uint32_t> stamps_free; // guarded by stamps_mu
     // KFD path: the device's SDMA user queue and a host staging buffer
     // mapped onto its node (the DRM queue and staging above stay for the
     // calls that only exist on the DRM path).

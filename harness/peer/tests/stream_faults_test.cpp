@@ -7,6 +7,7 @@
 
 #include <hip/hip_runtime.h>
 
+#include <atomic>
 #include <memory>
 
 using namespace simtest;
@@ -67,5 +68,39 @@ TEST_CASE("streams: a stream's jobs run in order (a fill, then a copy of it, on 
     CHECK(pinned[(1 << 20) - 1] == 0x3c);
     CHECK(x.read(0, 1)[0] == 0x11);
     HIP_CHECK(hipHostFree(pinned));
+    HIP_CHECK(hipStreamDestroy(s));
+}
+
+namespace {
+void keep_status(hipStream_t, hipError_t status, void *user) {
+    static_cast<std::atomic<int> *>(user)->store(int(status));
+}
+} // namespace
+
+TEST_CASE("streams: a host function after a faulting copy gets hipErrorIllegalAddress as its "
+          "status; synchronize still returns the failure, once",
+          "[spec][stream][kernel][callback]") {
+    const int dev = 0;
+    HIP_CHECK(hipSetDevice(dev));
+    DeviceBuffer src(dev, 4096, 5), dst(dev, 4096, 9);
+    peerDeviceInfo info{};
+    HIP_CHECK(peerGetDeviceInfo(dev, &info));
+    std::unique_ptr<kmd::Device> kd;
+    REQUIRE(kmd::Device::open(info.render_minor, kd).ok());
+    REQUIRE(kmd::va_clear(*kd, reinterpret_cast<uintptr_t>(src.ptr), 4096).ok());
+
+    hipStream_t s = nullptr;
+    HIP_CHECK(hipStreamCreate(&s));
+    std::atomic<int> status{-1};
+    HIP_CHECK(hipMemcpyAsync(dst.ptr, src.ptr, 4096, hipMemcpyDeviceToDevice, s));
+    HIP_CHECK(hipStreamAddCallback(s, keep_status, &status, 0));
+    hipEvent_t ev = nullptr;
+    HIP_CHECK(hipEventCreate(&ev));
+    HIP_CHECK(hipEventRecord(ev, s));
+    HIP_CHECK(hipEventSynchronize(ev)); // the work is done; its failure is the stream's
+    CHECK(status.load() == int(hipErrorIllegalAddress));
+    CHECK(hipStreamSynchronize(s) == hipErrorIllegalAddress);
+    HIP_CHECK(hipStreamSynchronize(s));
+    HIP_CHECK(hipEventDestroy(ev));
     HIP_CHECK(hipStreamDestroy(s));
 }

@@ -37,6 +37,14 @@ const char *hip_function(const std::string &step) {
     if (step == "get_device_properties") return "hipGetDeviceProperties";
     if (step == "device_get_attribute") return "hipDeviceGetAttribute";
     if (step == "set_copy_packet_max") return "peerSetCopyPacketMax";
+    if (step == "event_create") return "hipEventCreateWithFlags";
+    if (step == "event_record") return "hipEventRecord";
+    if (step == "event_query") return "hipEventQuery";
+    if (step == "event_synchronize") return "hipEventSynchronize";
+    if (step == "event_elapsed_time") return "hipEventElapsedTime";
+    if (step == "event_destroy") return "hipEventDestroy";
+    if (step == "stream_wait_event") return "hipStreamWaitEvent";
+    if (step == "stream_add_callback") return "hipStreamAddCallback";
     return "?";
 }
 

@@ -191,6 +191,17 @@ std::string Interpreter::dispatch(const Step &s) {
     case StepKind::stream_hold:
     case StepKind::stream_release:
         return stream_step(s);
+    case StepKind::event_create:
+    case StepKind::event_record:
+    case StepKind::event_query:
+    case StepKind::event_synchronize:
+    case StepKind::event_destroy:
+    case StepKind::stream_wait_event:
+        return event_step(s);
+    case StepKind::event_elapsed_time:
+        return elapsed_time(s);
+    case StepKind::stream_add_callback:
+        return add_callback(s);
     case StepKind::memcpy_peer_async:
         return memcpy_peer_async(s);
     case StepKind::host_pageable:

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -230,6 +231,24 @@ class Interpreter {
     std::string memset_bytes(const Step &s, bool async);
     std::string device_properties(const Step &s);
     std::string device_attribute(const Step &s);
+
+    // Events, hipStreamWaitEvent and callbacks (executor_events.cpp): the
+    // case's two events, a destroyed handle, and per stream handle the
+    // callbacks queued and run (a callback's counter outlives it: the
+    // destructor waits for every device before the interpreter goes).
+    struct CallbackCount {
+        std::atomic<int> queued{0}, ran{0};
+    };
+    std::map<std::string, hipEvent_t> events_;
+    hipEvent_t destroyed_event_ = nullptr;
+    std::map<hipStream_t, std::unique_ptr<CallbackCount>> callbacks_;
+    std::string event_step(const Step &s);
+    std::string event_of(const Step &s, const char *arg, hipEvent_t &out);
+    std::string elapsed_time(const Step &s);
+    std::string add_callback(const Step &s);
+    // After a successful hipStreamSynchronize of `st`: its callbacks ran.
+    std::string callbacks_ran(hipStream_t st, const std::string &name) const;
+    void release_events_and_callbacks();
 
     std::string raw_read(const Step &s);
 

@@ -34,6 +34,7 @@ void store_word(uint32_t *w, uint32_t v) {
 // here have no step to report to; the instance's verdict is already made.
 Interpreter::~Interpreter() {
     if (hold_word_) store_word(hold_word_, 1);
+    release_events_and_callbacks();
     if (stream_) {
         (void)hipStreamSynchronize(stream_);
         (void)hipStreamDestroy(stream_);
@@ -127,9 +128,12 @@ std::string Interpreter::stream_step(const Step &s) {
     if (auto m = stream_of(s, st); !m.empty()) return m;
     const std::string name = word(s, "stream", "null");
     switch (s.spec->kind) {
-    case StepKind::stream_synchronize:
-        return code_check(s, hipStreamSynchronize(st),
-                          fmt::format("hipStreamSynchronize({})", name));
+    case StepKind::stream_synchronize: {
+        const hipError_t e = hipStreamSynchronize(st);
+        if (auto m = code_check(s, e, fmt::format("hipStreamSynchronize({})", name)); !m.empty())
+            return m;
+        return e == hipSuccess ? callbacks_ran(st, name) : std::string{};
+    }
     case StepKind::stream_query:
         return code_check(s, hipStreamQuery(st), fmt::format("hipStreamQuery({})", name));
     case StepKind::stream_hold: {

@@ -23,7 +23,7 @@ std::optional<int> hip_code_value(std::string_view name);
 // code is still printed legibly.
 std::string hip_code_name(int value);
 
-// The documented function/code pairs of harness/peer/CONTRACT.md §1 (13) and §5 (10): what
+// The documented function/code pairs of harness/peer/CONTRACT.md §1 (13) and §5 (the rest): what
 // the default suite must assert (checked by the coverage test).
 struct DocumentedPair {
     const char *function; // step name in the case language

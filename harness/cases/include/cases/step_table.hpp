@@ -89,6 +89,15 @@ enum class StepKind {
     // Bytes per SDMA COPY_LINEAR packet of a device's copies
     // (peerSetCopyPacketMax): copies split at the engine's boundary.
     set_copy_packet_max,
+    // Events, hipStreamWaitEvent and host callbacks (harness/peer/CONTRACT.md §5.9).
+    event_create,
+    event_record,
+    event_query,
+    event_synchronize,
+    event_elapsed_time,
+    event_destroy,
+    stream_wait_event,
+    stream_add_callback,
 };
 
 // True for the kernel-contract steps.

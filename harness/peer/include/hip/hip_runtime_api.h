@@ -655,10 +655,28 @@ hipError_t hipStreamSynchronize(hipStream_t stream);
 hipError_t hipStreamQuery(hipStream_t stream);
 hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t *device);
 hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags);
-/* Host callbacks are not run by this library: hipErrorNotSupported. */
+/* Host functions run on a host thread of the stream once its earlier work
+ * is complete; the stream's later work starts after they return. flags must
+ * be 0 (CONTRACT.md §5.9). */
 typedef void (*hipStreamCallback_t)(hipStream_t stream, hipError_t status, void *userData);
 hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void *userData,
                                 unsigned int flags);
+typedef void (*hipHostFn_t)(void *userData);
+hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData);
+/* Later work of the stream waits for the event's position, on any device. */
+hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags __dparm(0));
+
+/* ---- events ------------------------------------------------------------ */
+/* An event records a stream's position; timing events carry the GPU's own
+ * counter (an SDMA TIMESTAMP after the stream's earlier work). Interprocess
+ * events are not offered (CONTRACT.md §5.9). */
+hipError_t hipEventCreate(hipEvent_t *event);
+hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags);
+hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream __dparm(NULL));
+hipError_t hipEventDestroy(hipEvent_t event);
+hipError_t hipEventSynchronize(hipEvent_t event);
+hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop);
+hipError_t hipEventQuery(hipEvent_t event);
 hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags,
                                 uint32_t mask __dparm(0xFFFFFFFF));
 
@@ -675,8 +693,8 @@ hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *link
 
 /* ---- not offered here: always hipErrorNotSupported (CONTRACT.md §6) ---- */
 /* Managed memory needs the kernel's SVM/HMM path, arrays need image
- * layouts, events are not implemented; declared so that code mentioning
- * them (hip-tests' resource guards) compiles and fails honestly. */
+ * layouts; declared so that code mentioning them (hip-tests' resource
+ * guards) compiles and fails honestly. */
 hipError_t hipMallocManaged(void **dev_ptr, size_t size,
                             unsigned int flags __dparm(hipMemAttachGlobal));
 hipError_t hipMallocArray(hipArray_t *array, const hipChannelFormatDesc *desc, size_t width,
@@ -687,13 +705,6 @@ hipError_t hipArrayCreate(hipArray_t *pHandle, const HIP_ARRAY_DESCRIPTOR *pAllo
 hipError_t hipArray3DCreate(hipArray_t *array, const HIP_ARRAY3D_DESCRIPTOR *pAllocateArray);
 hipError_t hipArrayDestroy(hipArray_t array);
 hipError_t hipFreeArray(hipArray_t array);
-hipError_t hipEventCreate(hipEvent_t *event);
-hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags);
-hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream __dparm(NULL));
-hipError_t hipEventDestroy(hipEvent_t event);
-hipError_t hipEventSynchronize(hipEvent_t event);
-hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop);
-hipError_t hipEventQuery(hipEvent_t event);
 
 /* ---- kernel launches: need a GPU compiler; always hipErrorNotSupported -- */
 hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,

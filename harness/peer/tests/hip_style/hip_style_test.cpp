@@ -298,6 +298,84 @@ TEST_CASE("Unit_hipMemcpyPeer_EveryCapablePair", "[hip_style]") {
         }
 }
 
+// Timing a peer copy the way hip-tests time their work: events recorded
+// around hipMemcpyPeerAsync on a stream of the destination device.
+TEST_CASE("Unit_hipEventElapsedTime_AroundMemcpyPeerAsync", "[hip_style][event]") {
+    const int n = getDeviceCount();
+    constexpr size_t N = 1 << 18;
+    for (int src = 0; src < n; ++src)
+        for (int dst = 0; dst < n; ++dst) {
+            CAPTURE(src, dst);
+            int *S_d = nullptr, *D_d = nullptr;
+            HIP_CHECK(hipSetDevice(src));
+            HIP_CHECK(hipMalloc(&S_d, N * sizeof(int)));
+            HIP_CHECK(hipSetDevice(dst));
+            HIP_CHECK(hipMalloc(&D_d, N * sizeof(int)));
+            std::vector<int> A_h(N), B_h(N, 0);
+            fill(A_h, src * 64 + dst);
+            HIP_CHECK(hipMemcpy(S_d, A_h.data(), N * sizeof(int), hipMemcpyHostToDevice));
+            hipStream_t stream;
+            HIP_CHECK(hipStreamCreate(&stream));
+            hipEvent_t start, stop;
+            HIP_CHECK(hipEventCreate(&start));
+            HIP_CHECK(hipEventCreate(&stop));
+            HIP_CHECK(hipEventRecord(start, stream));
+            HIP_CHECK(hipMemcpyPeerAsync(D_d, dst, S_d, src, N * sizeof(int), stream));
+            HIP_CHECK(hipEventRecord(stop, stream));
+            HIP_CHECK(hipEventSynchronize(stop));
+            HIP_CHECK(hipEventQuery(stop));
+            float ms = 0;
+            HIP_CHECK(hipEventElapsedTime(&ms, start, stop));
+            INFO("hipMemcpyPeerAsync of " << N * sizeof(int) << " bytes: " << ms << " ms");
+            REQUIRE(ms > 0.0f);
+            HIP_CHECK(hipMemcpy(B_h.data(), D_d, N * sizeof(int), hipMemcpyDeviceToHost));
+            CHECK(B_h == A_h);
+            HIP_CHECK(hipEventDestroy(stop));
+            HIP_CHECK(hipEventDestroy(start));
+            HIP_CHECK(hipStreamDestroy(stream));
+            HIP_CHECK(hipFree(D_d));
+            HIP_CHECK(hipSetDevice(src));
+            HIP_CHECK(hipFree(S_d));
+        }
+}
+
+namespace {
+void CallbackSetsFlag(hipStream_t, hipError_t status, void *userData) {
+    if (status == hipSuccess) static_cast<std::atomic<int> *>(userData)->fetch_add(1);
+}
+} // namespace
+
+// hip-tests' pattern: a copy, a callback, synchronize; the callback ran once
+// the copy's bytes were there. An event recorded after it waits for it too.
+TEST_CASE("Unit_hipStreamAddCallback_AfterAsyncCopy", "[hip_style][event]") {
+    getDeviceCount();
+    HIP_CHECK(hipSetDevice(0));
+    constexpr size_t N = 1 << 16;
+    int *A_d = nullptr, *Out_h = nullptr;
+    HIP_CHECK(hipMalloc(&A_d, N * sizeof(int)));
+    HIP_CHECK(hipHostMalloc(&Out_h, N * sizeof(int), 0));
+    HIP_CHECK(hipMemset(A_d, 0x21, N * sizeof(int)));
+    std::memset(Out_h, 0, N * sizeof(int));
+    hipStream_t stream;
+    HIP_CHECK(hipStreamCreate(&stream));
+    std::atomic<int> calls{0};
+    hipEvent_t done;
+    HIP_CHECK(hipEventCreateWithFlags(&done, hipEventDisableTiming));
+    HIP_CHECK(hipMemcpyAsync(Out_h, A_d, N * sizeof(int), hipMemcpyDeviceToHost, stream));
+    HIP_CHECK(hipStreamAddCallback(stream, CallbackSetsFlag, &calls, 0));
+    HIP_CHECK(hipEventRecord(done, stream));
+    HIP_CHECK(hipEventSynchronize(done));
+    CHECK(calls.load() == 1);
+    CHECK(Out_h[N - 1] == 0x21212121);
+    float ms = 0;
+    HIP_CHECK_ERROR(hipEventElapsedTime(&ms, done, done), hipErrorInvalidHandle);
+    HIP_CHECK(hipStreamSynchronize(stream));
+    HIP_CHECK(hipEventDestroy(done));
+    HIP_CHECK(hipStreamDestroy(stream));
+    HIP_CHECK(hipHostFree(Out_h));
+    HIP_CHECK(hipFree(A_d));
+}
+
 TEST_CASE("Unit_hipStream_AsyncCopiesCompleteAtSynchronize", "[hip_style][stream]") {
     const int n = getDeviceCount();
     constexpr size_t N = 1 << 20;
@@ -448,6 +526,9 @@ TEST_CASE("Unit_NoGpu_EveryCallAnswersNoDevice", "[hip_style_nodevice]") {
     HIP_CHECK_ERROR(hipHostMalloc(&p, 16, 0), hipErrorNoDevice);
     hipStream_t s;
     HIP_CHECK_ERROR(hipStreamCreate(&s), hipErrorNoDevice);
+    hipEvent_t ev;
+    HIP_CHECK_ERROR(hipEventCreate(&ev), hipErrorNoDevice);
+    HIP_CHECK_ERROR(hipLaunchHostFunc(nullptr, nullptr, nullptr), hipErrorNoDevice);
     int can = 0;
     HIP_CHECK_ERROR(hipDeviceCanAccessPeer(&can, 0, 1), hipErrorNoDevice);
     CHECK(hipGetLastError() == hipErrorNoDevice);
@@ -499,13 +580,14 @@ TEST_CASE("Unit_HipTestInfrastructureTypes", "[hip_style]") {
     HIP_CHECK(hipStreamCreateWithPriority(&s, hipStreamDefault, 0));
     HIP_CHECK(hipStreamSynchronize(s));
     HIP_CHECK(hipStreamDestroy(s));
+    hipEvent_t ev;
+    HIP_CHECK(hipEventCreate(&ev)); // the resource guards' events are real
+    HIP_CHECK(hipEventDestroy(ev));
+    HIP_CHECK_ERROR(hipStreamAddCallback(nullptr, nullptr, nullptr, 0), hipErrorInvalidValue);
     void *managed = nullptr;
     HIP_CHECK_ERROR(hipMallocManaged(&managed, 64), hipErrorNotSupported);
-    hipEvent_t ev;
-    HIP_CHECK_ERROR(hipEventCreate(&ev), hipErrorNotSupported);
     hipArray_t arr;
     HIP_CHECK_ERROR(hipMalloc3DArray(&arr, &f4, make_hipExtent(4, 4, 1), 0), hipErrorNotSupported);
-    HIP_CHECK_ERROR(hipStreamAddCallback(nullptr, nullptr, nullptr, 0), hipErrorNotSupported);
     int managed_attr = -1, image = -1;
     HIP_CHECK(hipDeviceGetAttribute(&managed_attr, hipDeviceAttributeManagedMemory, 0));
     HIP_CHECK(hipDeviceGetAttribute(&image, hipDeviceAttributeImageSupport, 0));
