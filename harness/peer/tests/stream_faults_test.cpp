@@ -12,19 +12,26 @@
 
 using namespace simtest;
 
+namespace {
+// Drops `bytes` at `ptr` from `dev`'s VM behind the API's back (GEM_VA CLEAR
+// on the same VM, as a kernel that lost PTEs would): a queued copy from there
+// faults.
+void drop_mapping(int dev, const void *ptr, size_t bytes) {
+    peerDeviceInfo info{};
+    HIP_CHECK(peerGetDeviceInfo(dev, &info));
+    std::unique_ptr<kmd::Device> kd;
+    REQUIRE(kmd::Device::open(info.render_minor, kd).ok());
+    REQUIRE(kmd::va_clear(*kd, reinterpret_cast<uintptr_t>(ptr), bytes).ok());
+}
+} // namespace
+
 TEST_CASE("streams: a VM fault of a queued copy surfaces at hipStreamSynchronize "
           "(hipErrorIllegalAddress); the enqueue succeeded",
           "[spec][stream][kernel]") {
     const int dev = 0;
     HIP_CHECK(hipSetDevice(dev));
     DeviceBuffer src(dev, 4096, 5), dst(dev, 4096, 9);
-    // Drop the source's mapping behind the API's back (GEM_VA CLEAR on the
-    // same VM, as a kernel that lost PTEs would): the queued copy faults.
-    peerDeviceInfo info{};
-    HIP_CHECK(peerGetDeviceInfo(dev, &info));
-    std::unique_ptr<kmd::Device> kd;
-    REQUIRE(kmd::Device::open(info.render_minor, kd).ok());
-    REQUIRE(kmd::va_clear(*kd, reinterpret_cast<uintptr_t>(src.ptr), 4096).ok());
+    drop_mapping(dev, src.ptr, 4096);
 
     hipStream_t s = nullptr;
     HIP_CHECK(hipStreamCreate(&s));
@@ -83,11 +90,7 @@ TEST_CASE("streams: a host function after a faulting copy gets hipErrorIllegalAd
     const int dev = 0;
     HIP_CHECK(hipSetDevice(dev));
     DeviceBuffer src(dev, 4096, 5), dst(dev, 4096, 9);
-    peerDeviceInfo info{};
-    HIP_CHECK(peerGetDeviceInfo(dev, &info));
-    std::unique_ptr<kmd::Device> kd;
-    REQUIRE(kmd::Device::open(info.render_minor, kd).ok());
-    REQUIRE(kmd::va_clear(*kd, reinterpret_cast<uintptr_t>(src.ptr), 4096).ok());
+    drop_mapping(dev, src.ptr, 4096);
 
     hipStream_t s = nullptr;
     HIP_CHECK(hipStreamCreate(&s));
