@@ -168,15 +168,18 @@ extern "C" hipError_t peerGetCopyPacketMax(int device, size_t *bytes) {
     return hipSuccess;
 }
 
-extern "C" hipError_t peerCpuRead(const void *devicePtr, void *hostDst, size_t bytes) {
+namespace {
+
+// peerCpuRead / peerCpuWrite: the CPU mapping of the allocation's BO; on the
+// KFD path its VRAM has no host access, so the owner's engine moves the
+// bytes to or from host memory instead (CONTRACT.md §7).
+hipError_t cpu_access(const void *device_ptr, void *host, size_t bytes, Direction dir) {
     Runtime *rt = nullptr;
     if (hipError_t e = prologue(rt); e != hipSuccess) return e;
-    if (!hostDst || !devicePtr) return hipErrorInvalidValue;
+    if (!host || !device_ptr) return hipErrorInvalidValue;
     if (bytes == 0) return hipSuccess;
-    const uint64_t va = addr(devicePtr);
-    // KFD path: VRAM without host access, read by the owner's engine into
-    // host memory instead (CONTRACT.md §7).
-    if (rt->kfd()) return host_transfer(*rt, va, hostDst, bytes, Direction::to_host);
+    const uint64_t va = addr(device_ptr);
+    if (rt->kfd()) return host_transfer(*rt, va, host, bytes, dir);
     std::lock_guard lock(rt->mu); // a racing hipFree must not unmap under us
     const auto *entry = rt->table.find_range(va, bytes);
     if (!entry) return hipErrorInvalidValue;
@@ -185,8 +188,23 @@ extern "C" hipError_t peerCpuRead(const void *devicePtr, void *hostDst, size_t b
         record_kernel_error(s);
         return hipErrorUnknown;
     }
-    std::memcpy(hostDst, static_cast<const uint8_t *>(cpu) + (va - entry->base), bytes);
+    uint8_t *at = static_cast<uint8_t *>(cpu) + (va - entry->base);
+    if (dir == Direction::to_host)
+        std::memcpy(host, at, bytes);
+    else
+        std::memcpy(at, host, bytes);
     return hipSuccess;
+}
+
+} // namespace
+
+extern "C" hipError_t peerCpuRead(const void *devicePtr, void *hostDst, size_t bytes) {
+    return cpu_access(devicePtr, hostDst, bytes, Direction::to_host);
+}
+
+extern "C" hipError_t peerCpuWrite(void *devicePtr, const void *hostSrc, size_t bytes) {
+    // host_transfer only reads the host side when writing the device.
+    return cpu_access(devicePtr, const_cast<void *>(hostSrc), bytes, Direction::to_device);
 }
 
 extern "C" hipError_t peerPoisonStaging(int a, int b, size_t bytes, unsigned char byte) {

@@ -150,6 +150,13 @@ hipError_t peerGetDeviceMemoryUsage(int device, uint64_t *vramBytes, uint64_t *g
  * hipErrorUnknown with the errno in peerLastKernelError. */
 hipError_t peerCpuRead(const void *devicePtr, void *hostDst, size_t bytes);
 
+/* The other direction: writes `bytes` from hostSrc at devicePtr through the
+ * same CPU mapping (on the KFD path, by the owner's engine from host
+ * memory), with the same rules and codes. A runner fills its buffers with it:
+ * one pass over the bytes, where hipMemcpyHtoD stages them through GTT and
+ * copies them with SDMA. */
+hipError_t peerCpuWrite(void *devicePtr, const void *hostSrc, size_t bytes);
+
 /* Fills, through the CPU, the first `bytes` (at most their size) of the GTT
  * staging buffers of deviceA and deviceB and of the bounce buffers between
  * them with `byte`: what a transfer between them (or a raw access, A == B)

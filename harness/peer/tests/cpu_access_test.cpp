@@ -1,0 +1,44 @@
+// peerCpuWrite / peerCpuRead (peer_debug.h): the runner's own way in and out
+// of a buffer, checked against the copy engine's view (hipMemcpyDtoH /
+// hipMemcpyHtoD) on every device, on whichever kernel path the process runs
+// (linked into the DRM-path and the KFD-path test programs).
+#include "sim_support.hpp"
+
+#include <vector>
+
+using namespace simtest;
+
+TEST_CASE("peerCpuWrite and peerCpuRead reach the bytes the copy engine sees", "[peer][debug]") {
+    const int n = device_count();
+    REQUIRE(n > 0);
+    constexpr size_t kBytes = 3 * 1024 * 1024 + 5; // several staging chunks, odd tail
+    std::vector<uint8_t> in(kBytes), out(kBytes), part(1000);
+    for (size_t i = 0; i < kBytes; ++i)
+        in[i] = static_cast<uint8_t>(i * 131 + (i >> 11));
+    for (size_t i = 0; i < part.size(); ++i)
+        part[i] = static_cast<uint8_t>(0xa5 ^ i);
+    for (int d = 0; d < n; ++d) {
+        INFO("device " << d);
+        HIP_CHECK(hipSetDevice(d));
+        void *p = nullptr;
+        HIP_CHECK(hipMalloc(&p, kBytes));
+        auto *dev = static_cast<uint8_t *>(p);
+        HIP_CHECK(peerCpuWrite(dev, in.data(), kBytes));
+        std::fill(out.begin(), out.end(), 0);
+        HIP_CHECK(hipMemcpyDtoH(out.data(), dev, kBytes));
+        CHECK(out == in);
+        // The engine writes, the CPU path reads.
+        HIP_CHECK(hipMemcpyHtoD(dev + 7, part.data(), part.size()));
+        std::copy(part.begin(), part.end(), in.begin() + 7);
+        std::fill(out.begin(), out.end(), 0);
+        HIP_CHECK(peerCpuRead(dev, out.data(), kBytes));
+        CHECK(out == in);
+        // The same rules as peerCpuRead: one live allocation, no NULL.
+        CHECK(peerCpuWrite(dev + kBytes - 4, part.data(), 8) == hipErrorInvalidValue);
+        CHECK(peerCpuWrite(nullptr, part.data(), 8) == hipErrorInvalidValue);
+        CHECK(peerCpuWrite(dev, nullptr, 8) == hipErrorInvalidValue);
+        CHECK(peerCpuWrite(dev, part.data(), 0) == hipSuccess);
+        HIP_CHECK(hipFree(p));
+        CHECK(peerCpuWrite(dev, part.data(), 8) == hipErrorInvalidValue);
+    }
+}
