@@ -42,6 +42,7 @@ size_t page_size() {
 void fill_host(Buffer &b, const std::string &name) {
     b.expect.resize(b.alloc_bytes);
     fill_pattern(PatternKind::lfsr, name_hash(name) & 0xffff, 0, b.expect.data(), b.bytes);
+    std::fill(b.expect.begin() + static_cast<std::ptrdiff_t>(b.bytes), b.expect.end(), 0);
     if (b.bytes) std::memcpy(b.base, b.expect.data(), b.bytes);
     b.payload_known = true;
 }

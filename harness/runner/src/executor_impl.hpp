@@ -19,6 +19,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace harness::runner::detail {
@@ -39,6 +40,20 @@ inline uint64_t name_hash(const std::string &s) {
     return h;
 }
 
+// An allocator whose resize() leaves new bytes uninitialised: every writer
+// of an expectation fills its whole range itself, and value-initialising a
+// 64 MiB expectation just before the pattern overwrites it was one of the
+// dozen passes a full-depth copy instance makes over its buffers.
+template <class T> struct DefaultInitAllocator : std::allocator<T> {
+    template <class U> struct rebind { using other = DefaultInitAllocator<U>; };
+    using std::allocator<T>::allocator;
+    template <class U> void construct(U *p) { ::new (static_cast<void *>(p)) U; }
+    template <class U, class... A> void construct(U *p, A &&...a) {
+        ::new (static_cast<void *>(p)) U(std::forward<A>(a)...);
+    }
+};
+using ExpectedBytes = std::vector<uint8_t, DefaultInitAllocator<uint8_t>>;
+
 // One allocation made by the case, and what it must contain.
 struct Buffer {
     char *base = nullptr; // allocation start (before the leading guard)
@@ -48,7 +63,7 @@ struct Buffer {
     int device = -1;
     bool live = false;
     bool payload_known = false;
-    std::vector<uint8_t> expect; // whole allocation, guards included
+    ExpectedBytes expect; // whole allocation, guards included (filled by the writer)
     // Host memory (executor_host.cpp): hipHostMalloc'ed, or pageable memory
     // of the case's own (mmap), possibly hipHostRegister'ed. Read back by the
     // CPU directly; device == -1.

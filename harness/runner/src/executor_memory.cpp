@@ -60,20 +60,29 @@ std::string Interpreter::alloc(const Step &s) {
         fill_pattern(pattern_kind(kind), static_cast<uint64_t>(eval(pat.seed)), 0,
                      b.expect.data() + b.guard, b.bytes);
         b.payload_known = true;
+    } else {
+        // `cleared` must read zero; `none` is never compared, but a copy may
+        // carry it into another expectation, so it holds defined bytes too.
+        std::memset(b.expect.data() + b.guard, 0, b.bytes);
     }
+    // The initial contents go in through the BO's CPU mapping, as verify
+    // reads them back (peerCpuWrite): no staging buffer and no SDMA job, so
+    // a 64 MiB buffer costs one pass instead of a copy into GTT and a copy
+    // out of it, and nothing the copy under test uses.
     if (b.alloc_bytes > 0) {
         const bool write_payload = b.payload_known && !cleared;
         hipError_t h =
-            write_payload ? hipMemcpyHtoD(b.base, b.expect.data(), b.alloc_bytes) : hipSuccess;
+            write_payload ? peerCpuWrite(b.base, b.expect.data(), b.alloc_bytes) : hipSuccess;
         if (!write_payload && b.guard > 0) {
-            h = hipMemcpyHtoD(b.base, b.expect.data(), b.guard);
+            h = peerCpuWrite(b.base, b.expect.data(), b.guard);
             if (h == hipSuccess)
-                h = hipMemcpyHtoD(b.payload() + b.bytes, b.expect.data() + b.guard + b.bytes,
-                                  b.guard);
+                h = peerCpuWrite(b.payload() + b.bytes, b.expect.data() + b.guard + b.bytes,
+                                 b.guard);
         }
         if (h != hipSuccess) {
             buffers_[name] = std::move(b);
-            return fmt::format("hipMemcpyHtoD filling '{}' returned {}", name, hip_code_name(h));
+            return fmt::format("peerCpuWrite (CPU mapping) filling '{}' returned {}", name,
+                               hip_code_name(h));
         }
     }
     buffers_[name] = std::move(b);
@@ -203,7 +212,8 @@ std::string Interpreter::verify(Buffer &b, const std::string &name) {
         if (hipError_t e = hipDeviceSynchronize(); e != hipSuccess)
             return fmt::format("peerCpuRead (CPU mapping) of '{}' returned {}", name,
                                hip_code_name(e));
-    constexpr size_t kChunk = 4 << 20;
+    // 256 KiB: poisoning, reading and comparing a chunk stay in a core's L2.
+    constexpr size_t kChunk = 256 << 10;
     std::vector<uint8_t> got(std::min(b.alloc_bytes, kChunk));
     const size_t payload_end = b.guard + b.bytes;
     // [from, to) of the buffer, compared with what it must hold; the payload
