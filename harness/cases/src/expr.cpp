@@ -42,6 +42,10 @@ class Parser {
     const std::string &t_;
     size_t pos_ = 0;
     ExprError err_;
+    // Parentheses and unary minus recurse; a fuzzed "((((..." 4 KB deep
+    // overflowed the stack (fuzz_case_loader, regress-expr-deep-nesting).
+    static constexpr int kMaxDepth = 64;
+    int depth_ = 0;
 
     bool failed() const { return !err_.message.empty(); }
     void fail(const std::string &m) {
@@ -90,8 +94,14 @@ class Parser {
     NodeP unary() {
         skip_space();
         if (pos_ < t_.size() && t_[pos_] == '-') {
+            if (++depth_ > kMaxDepth) {
+                fail("expression nested deeper than 64 levels");
+                return nullptr;
+            }
             ++pos_;
-            return make(Op::neg, unary(), nullptr);
+            NodeP n = make(Op::neg, unary(), nullptr);
+            --depth_;
+            return n;
         }
         return primary();
     }
@@ -103,8 +113,13 @@ class Parser {
         }
         char c = t_[pos_];
         if (c == '(') {
+            if (++depth_ > kMaxDepth) {
+                fail("expression nested deeper than 64 levels");
+                return nullptr;
+            }
             ++pos_;
             NodeP n = expr();
+            --depth_;
             skip_space();
             if (pos_ >= t_.size() || t_[pos_] != ')') {
                 fail("expected ')'");
