@@ -46,6 +46,12 @@ class Parser {
     // overflowed the stack (fuzz_case_loader, regress-expr-deep-nesting).
     static constexpr int kMaxDepth = 64;
     int depth_ = 0;
+    // Enters one level of '(' or unary '-' (the caller leaves it with --depth_).
+    bool nest() {
+        if (++depth_ <= kMaxDepth) return true;
+        fail("expression nested deeper than " + std::to_string(kMaxDepth) + " levels");
+        return false;
+    }
 
     bool failed() const { return !err_.message.empty(); }
     void fail(const std::string &m) {
@@ -94,10 +100,7 @@ class Parser {
     NodeP unary() {
         skip_space();
         if (pos_ < t_.size() && t_[pos_] == '-') {
-            if (++depth_ > kMaxDepth) {
-                fail("expression nested deeper than 64 levels");
-                return nullptr;
-            }
+            if (!nest()) return nullptr;
             ++pos_;
             NodeP n = make(Op::neg, unary(), nullptr);
             --depth_;
@@ -113,10 +116,7 @@ class Parser {
         }
         char c = t_[pos_];
         if (c == '(') {
-            if (++depth_ > kMaxDepth) {
-                fail("expression nested deeper than 64 levels");
-                return nullptr;
-            }
+            if (!nest()) return nullptr;
             ++pos_;
             NodeP n = expr();
             --depth_;
