@@ -52,6 +52,18 @@ class Parser {
         fail("expression nested deeper than " + std::to_string(kMaxDepth) + " levels");
         return false;
     }
+    // Binary operators build left-deep trees, and evaluation and destruction
+    // recurse once per level, so a long "1+1+1+..." chain is a stack depth
+    // too. No case file needs more than a handful; the cap makes the bound
+    // certain for any file size.
+    static constexpr int kMaxOperators = 256;
+    int operators_ = 0;
+    // Counts one binary operator at its position (the error points at it).
+    bool one_more_operator() {
+        if (++operators_ <= kMaxOperators) return true;
+        fail("expression has more than " + std::to_string(kMaxOperators) + " operators");
+        return false;
+    }
 
     bool failed() const { return !err_.message.empty(); }
     void fail(const std::string &m) {
@@ -75,6 +87,7 @@ class Parser {
             skip_space();
             if (pos_ < t_.size() && (t_[pos_] == '+' || t_[pos_] == '-')) {
                 Op op = t_[pos_] == '+' ? Op::add : Op::sub;
+                if (!one_more_operator()) break;
                 ++pos_;
                 l = make(op, l, term());
             } else {
@@ -89,6 +102,7 @@ class Parser {
             skip_space();
             if (pos_ < t_.size() && (t_[pos_] == '*' || t_[pos_] == '/')) {
                 Op op = t_[pos_] == '*' ? Op::mul : Op::div;
+                if (!one_more_operator()) break;
                 ++pos_;
                 l = make(op, l, unary());
             } else {

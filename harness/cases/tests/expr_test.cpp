@@ -66,6 +66,25 @@ TEST_CASE("syntax errors say where and what was expected", "[expr]") {
     CHECK(parse_error("99999999999999999999").message.find("64 bits") != std::string::npos);
 }
 
+// The parser and evaluator recurse, so depth is bounded in the grammar itself:
+// a fuzzed 4 KB "((((" overflowed the stack before the bound existed.
+TEST_CASE("nesting and operator chains are bounded, at the point they exceed", "[expr]") {
+    CHECK(value_of(std::string(64, '(') + "7" + std::string(64, ')')) == 7);
+    auto deep = parse_error(std::string(65, '(') + "7" + std::string(65, ')'));
+    CHECK(deep.message == "expression nested deeper than 64 levels");
+    CHECK(deep.offset == 64);
+    CHECK(value_of(std::string(64, '-') + "7") == 7);
+    CHECK(parse_error(std::string(65, '-') + "7").message.find("64 levels") != std::string::npos);
+
+    std::string chain = "1";
+    for (int i = 0; i < 256; ++i)
+        chain += "+1";
+    CHECK(value_of(chain) == 257);
+    auto longer = parse_error(chain + "+1");
+    CHECK(longer.message == "expression has more than 256 operators");
+    CHECK(longer.offset == static_cast<int>(chain.size()));
+}
+
 TEST_CASE("overflow and division by zero do not evaluate", "[expr]") {
     auto e = std::get<Expr>(Expr::parse("8Gi*8Gi*8Gi"));
     CHECK(std::holds_alternative<std::string>(e.evaluate({})));
