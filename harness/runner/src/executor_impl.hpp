@@ -6,6 +6,7 @@
 #include "cases/expand.hpp"
 #include "cases/hip_codes.hpp"
 #include "cases/topology.hpp"
+#include "expected_bytes.hpp"
 
 #include <peer/hip_peer.h>
 #include <peer/peer_debug.h>
@@ -39,20 +40,6 @@ inline uint64_t name_hash(const std::string &s) {
         h = (h ^ c) * 0x100000001b3ull;
     return h;
 }
-
-// An allocator whose resize() leaves new bytes uninitialised: every writer
-// of an expectation fills its whole range itself, and value-initialising a
-// 64 MiB expectation just before the pattern overwrites it was one of the
-// dozen passes a full-depth copy instance makes over its buffers.
-template <class T> struct DefaultInitAllocator : std::allocator<T> {
-    template <class U> struct rebind { using other = DefaultInitAllocator<U>; };
-    using std::allocator<T>::allocator;
-    template <class U> void construct(U *p) { ::new (static_cast<void *>(p)) U; }
-    template <class U, class... A> void construct(U *p, A &&...a) {
-        ::new (static_cast<void *>(p)) U(std::forward<A>(a)...);
-    }
-};
-using ExpectedBytes = std::vector<uint8_t, DefaultInitAllocator<uint8_t>>;
 
 // One allocation made by the case, and what it must contain.
 struct Buffer {
