@@ -42,27 +42,28 @@ class Parser {
     const std::string &t_;
     size_t pos_ = 0;
     ExprError err_;
-    // Parentheses and unary minus recurse; a fuzzed "((((..." 4 KB deep
-    // overflowed the stack (fuzz_case_loader, regress-expr-deep-nesting).
+    // The parser, evaluation and destruction recurse, so both the nesting
+    // of '(' and unary '-' and the length of operator chains (binary
+    // operators build left-deep trees) are stack depth. A fuzzed "((((..."
+    // 4 KB deep overflowed the stack (fuzz_case_loader,
+    // regress-expr-deep-nesting); no case file needs more than a handful of
+    // either, and the caps make the bound certain for any file size.
     static constexpr int kMaxDepth = 64;
+    static constexpr int kMaxOperators = 256;
     int depth_ = 0;
-    // Enters one level of '(' or unary '-' (the caller leaves it with --depth_).
-    bool nest() {
-        if (++depth_ <= kMaxDepth) return true;
-        fail("expression nested deeper than " + std::to_string(kMaxDepth) + " levels");
+    int operators_ = 0;
+    // Counts one more of a bounded thing; past its limit, fails at the
+    // current position ("<before><limit><after>").
+    bool bounded(int &count, int limit, const char *before, const char *after) {
+        if (++count <= limit) return true;
+        fail(before + std::to_string(limit) + after);
         return false;
     }
-    // Binary operators build left-deep trees, and evaluation and destruction
-    // recurse once per level, so a long "1+1+1+..." chain is a stack depth
-    // too. No case file needs more than a handful; the cap makes the bound
-    // certain for any file size.
-    static constexpr int kMaxOperators = 256;
-    int operators_ = 0;
+    // Enters one level of '(' or unary '-' (the caller leaves it with --depth_).
+    bool nest() { return bounded(depth_, kMaxDepth, "expression nested deeper than ", " levels"); }
     // Counts one binary operator at its position (the error points at it).
     bool one_more_operator() {
-        if (++operators_ <= kMaxOperators) return true;
-        fail("expression has more than " + std::to_string(kMaxOperators) + " operators");
-        return false;
+        return bounded(operators_, kMaxOperators, "expression has more than ", " operators");
     }
 
     bool failed() const { return !err_.message.empty(); }
