@@ -6,6 +6,24 @@ namespace harness::runner::detail {
 
 namespace {
 
+// Under AddressSanitizer every expectation comes from operator new, so an
+// overrun of a large one still hits a redzone (mmap'd memory has none).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kHugeMappings = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kHugeMappings = false;
+#else
+constexpr bool kHugeMappings = true;
+#endif
+#else
+constexpr bool kHugeMappings = true;
+#endif
+
+bool huge(size_t bytes) {
+    return kHugeMappings && bytes >= kHugeExpectation;
+}
+
 size_t huge_round(size_t bytes) {
     return (bytes + kHugeExpectation - 1) & ~(kHugeExpectation - 1);
 }
@@ -13,7 +31,7 @@ size_t huge_round(size_t bytes) {
 } // namespace
 
 void *expectation_allocate(size_t bytes) {
-    if (bytes < kHugeExpectation) return ::operator new(bytes);
+    if (!huge(bytes)) return ::operator new(bytes);
     const size_t len = huge_round(bytes);
     // mmap gives 4 KiB alignment; over-allocate by one huge page and trim so
     // the range starts on a 2 MiB boundary (a huge page maps only there).
@@ -33,7 +51,7 @@ void *expectation_allocate(size_t bytes) {
 
 void expectation_deallocate(void *p, size_t bytes) noexcept {
     if (!p) return;
-    if (bytes < kHugeExpectation) {
+    if (!huge(bytes)) {
         ::operator delete(p);
         return;
     }

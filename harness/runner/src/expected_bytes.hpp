@@ -20,7 +20,8 @@
 namespace harness::runner::detail {
 
 // Expectations of at least this size are mapped 2 MiB-aligned and advised
-// MADV_HUGEPAGE; smaller ones come from operator new.
+// MADV_HUGEPAGE; smaller ones, and all of them under ASan, come from
+// operator new.
 inline constexpr size_t kHugeExpectation = size_t{2} << 20;
 
 void *expectation_allocate(size_t bytes); // throws std::bad_alloc
