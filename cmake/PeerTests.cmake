@@ -113,3 +113,27 @@ function(add_sim_test)
   endforeach()
 endfunction()
 
+
+# peer_scale_timeouts(): called last in every folder that adds tests. A
+# test's TIMEOUT is there to end a hang, not to measure speed, and the
+# sanitizer presets (Debug, instrumented) run the same test several times
+# slower: on a slow CI host lab.sim and runner.isolation-equal took longer
+# than their 600 s under ASan. Sanitizer builds multiply every TIMEOUT by 3.
+if(PEER_SANITIZE OR PEER_TSAN)
+  set(PEER_TIMEOUT_SCALE 3)
+else()
+  set(PEER_TIMEOUT_SCALE 1)
+endif()
+function(peer_scale_timeouts)
+  if(PEER_TIMEOUT_SCALE EQUAL 1)
+    return()
+  endif()
+  get_directory_property(_tests TESTS)
+  foreach(_t IN LISTS _tests)
+    get_test_property(${_t} TIMEOUT _secs)
+    if(_secs)
+      math(EXPR _secs "${_secs} * ${PEER_TIMEOUT_SCALE}")
+      set_tests_properties(${_t} PROPERTIES TIMEOUT ${_secs})
+    endif()
+  endforeach()
+endfunction()
