@@ -113,7 +113,6 @@ function(add_sim_test)
   endforeach()
 endfunction()
 
-
 # peer_scale_timeouts(): called last in every folder that adds tests. A
 # test's TIMEOUT is there to end a hang, not to measure speed, and the
 # sanitizer presets (Debug, instrumented) run the same test several times

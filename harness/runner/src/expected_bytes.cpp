@@ -39,7 +39,7 @@ void *expectation_allocate(size_t bytes) {
     void *raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (raw == MAP_FAILED) throw std::bad_alloc();
     const auto start = reinterpret_cast<uintptr_t>(raw);
-    const uintptr_t aligned = (start + kHugeExpectation - 1) & ~(kHugeExpectation - 1);
+    const uintptr_t aligned = huge_round(start);
     if (aligned > start) munmap(raw, aligned - start);
     if (const uintptr_t tail = start + span - (aligned + len); tail > 0)
         munmap(reinterpret_cast<void *>(aligned + len), tail);
