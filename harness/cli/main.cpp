@@ -38,6 +38,7 @@ void add_case_options(CLI::App *sub, RunSettings &s, std::string &depth) {
 } // namespace
 
 int main(int argc, char **argv) {
+    harness::cli::reexec_with_huge_page_heap(argv);
     CLI::App app{"peer-harness: validates HIP's peer-memory API on the amdgpu kernel driver, "
                  "driven by case files",
                  "peer-harness"};

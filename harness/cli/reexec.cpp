@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <sstream>
+#include <sys/auxv.h>
 #include <unistd.h>
 #include <vector>
 
@@ -51,6 +52,23 @@ std::string resolve_machine_file(const std::string &machine) {
     std::error_code ec;
     if (fs::is_regular_file(machine, ec)) return machine;
     return (fs::path(PEER_HARNESS_MACHINES_DIR) / (machine + ".yaml")).string();
+}
+
+void reexec_with_huge_page_heap(char **argv) {
+    constexpr const char *kTunable = "glibc.malloc.hugetlb";
+    const char *env = std::getenv("GLIBC_TUNABLES");
+    if ((env && std::strstr(env, kTunable)) || ::getauxval(AT_SECURE)) return;
+    const std::string self = self_path();
+    if (self.empty()) return;
+    const std::string before = env ? env : "";
+    const std::string value = std::string(kTunable) + "=1" + (before.empty() ? "" : ":" + before);
+    if (::setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0) return;
+    ::execv(self.c_str(), argv);
+    // Still here: run as we are, without a variable children would inherit.
+    if (env)
+        ::setenv("GLIBC_TUNABLES", before.c_str(), 1);
+    else
+        ::unsetenv("GLIBC_TUNABLES");
 }
 
 std::string reexec_under_simulator(const std::string &machine, const std::string &faults, int argc,
