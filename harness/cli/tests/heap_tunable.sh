@@ -9,25 +9,25 @@
 set -u
 harness=$1 cases=$2 manifest=$3 work=$4
 
-# check START WANT: START is the GLIBC_TUNABLES to begin with ("" = unset),
-# WANT what /proc shows of it in the running process.
+# check START WANT N: START is the GLIBC_TUNABLES to begin with ("" = unset),
+# WANT what /proc shows of it in the running process, N names the run.
 check() {
-    start=$1 want=$2
-    results=$work/results
+    start=$1 want=$2 n=$3
+    results=$work/results-$n out=$work/out-$n.txt
     rm -rf "$results"
+    set -- run --cases "$cases" --expect "$manifest" --results "$results" --overwrite \
+        --timeout 60 'selftest/hang'
     if [ -n "$start" ]; then
-        GLIBC_TUNABLES=$start "$harness" run --cases "$cases" --expect "$manifest" --results "$results" --overwrite \
-            --timeout 60 'selftest/hang' >"$work/out.txt" 2>&1 &
+        GLIBC_TUNABLES=$start "$harness" "$@" >"$out" 2>&1 &
     else
-        env -u GLIBC_TUNABLES "$harness" run --cases "$cases" --expect "$manifest" --results "$results" --overwrite \
-            --timeout 60 'selftest/hang' >"$work/out.txt" 2>&1 &
+        env -u GLIBC_TUNABLES "$harness" "$@" >"$out" 2>&1 &
     fi
     pid=$!
     i=0
     until grep -q '"selftest/hang"' "$results/results.jsonl" 2>/dev/null; do
         i=$((i + 1))
-        if [ "$i" -gt 300 ] || ! kill -0 "$pid" 2>/dev/null; then
-            cat "$work/out.txt"
+        if [ "$i" -gt 600 ] || ! kill -0 "$pid" 2>/dev/null; then
+            cat "$out"
             echo "the hanging instance never started (start: '$start')"
             kill "$pid" 2>/dev/null
             exit 1
@@ -38,6 +38,7 @@ check() {
     kill "$pid"
     wait "$pid" 2>/dev/null
     if [ "$got" != "$want" ]; then
+        cat "$out"
         echo "start '$start': GLIBC_TUNABLES is '$got', expected '$want'"
         exit 1
     fi
@@ -45,6 +46,6 @@ check() {
 }
 
 mkdir -p "$work"
-check "" "glibc.malloc.hugetlb=1"
-check "glibc.malloc.arena_max=2" "glibc.malloc.hugetlb=1"
-check "glibc.malloc.hugetlb=0" "glibc.malloc.hugetlb=0"
+check "" "glibc.malloc.hugetlb=1" 1
+check "glibc.malloc.arena_max=2" "glibc.malloc.hugetlb=1" 2
+check "glibc.malloc.hugetlb=0" "glibc.malloc.hugetlb=0" 3
