@@ -337,8 +337,9 @@ std::string Interpreter::selftest(const std::string &action) {
 
 } // namespace detail
 
-nlohmann::json execute_instance(const cases::Instance &instance, const cases::Topology &topology) {
-    return detail::Interpreter(instance, topology).run();
+nlohmann::json execute_instance(const cases::Instance &instance, const cases::Topology &topology,
+                                Workspace &workspace) {
+    return detail::Interpreter(instance, topology, workspace).run();
 }
 
 std::string kernel_path_of(const cases::Instance &instance) {

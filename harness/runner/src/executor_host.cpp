@@ -91,7 +91,7 @@ std::string Interpreter::host_step(const Step &s) {
     switch (s.spec->kind) {
     case StepKind::host_pageable: {
         const std::string name = s.arg("as")->word;
-        Buffer b;
+        Buffer b = new_buffer();
         b.host = Buffer::Host::pageable;
         b.bytes = static_cast<size_t>(num(s, "bytes", 0));
         if (b.bytes == 0) throw StepError{"host_pageable needs bytes > 0"};
@@ -121,7 +121,7 @@ std::string Interpreter::host_step(const Step &s) {
         if (n > 0 && !p) return fmt::format("hipHostMalloc({}) succeeded with a NULL pointer", n);
         const Arg *as = s.arg("as");
         if (!as) return n ? (hipHostFree(p) == hipSuccess ? "" : "hipHostFree failed") : "";
-        Buffer b;
+        Buffer b = new_buffer();
         b.host = Buffer::Host::pinned;
         b.base = static_cast<char *>(p);
         b.bytes = b.alloc_bytes = n;

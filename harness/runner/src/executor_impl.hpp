@@ -7,6 +7,8 @@
 #include "cases/hip_codes.hpp"
 #include "cases/topology.hpp"
 #include "expected_bytes.hpp"
+#include "pattern_cache.hpp"
+#include "runner/workspace.hpp"
 
 #include <peer/hip_peer.h>
 #include <peer/peer_debug.h>
@@ -67,7 +69,8 @@ struct KernelState; // executor_kernel.hpp: DRM files and objects of kernel_* st
 
 class Interpreter {
   public:
-    Interpreter(const Instance &in, const Topology &t);
+    // `ws` outlives the interpreter: the buffers' expected bytes go back to it.
+    Interpreter(const Instance &in, const Topology &t, Workspace &ws);
     // Releases a held stream and destroys the case's stream
     // (executor_streams.cpp); the kernel steps' DRM files close with kernel_.
     ~Interpreter();
@@ -79,6 +82,7 @@ class Interpreter {
   private:
     const Instance &in_;
     const Topology &topo_;
+    Workspace &ws_;
     std::map<std::string, Buffer> buffers_;
     std::map<std::string, int64_t> sizes_;  // NAME.bytes
     std::set<std::pair<int, int>> enabled_; // (current device, peer) as this case enabled
@@ -89,6 +93,17 @@ class Interpreter {
     hipStream_t stream_ = nullptr;
     hipStream_t destroyed_stream_ = nullptr;
     uint32_t *hold_word_ = nullptr;
+
+    // A buffer whose expected bytes come from (and go back to) the workspace.
+    Buffer new_buffer() {
+        Buffer b;
+        b.expect = ExpectedBytes(ExpectationAllocator<uint8_t>(&ws_.expectations()));
+        return b;
+    }
+    // cases::fill_pattern, large fills copied from the workspace's patterns.
+    void fill_expected(PatternKind kind, uint64_t seed, uint64_t first, uint8_t *out, size_t n) {
+        ws_.patterns().fill(kind, seed, first, out, n);
+    }
 
     int64_t eval(const Expr &e) const {
         auto r = e.evaluate([&](const std::string &v) { return in_.lookup(v, sizes_); });

@@ -41,7 +41,8 @@ void require(const kmd::Status &st, const std::string &what) {
     if (!st.ok()) throw StepError{what + ": " + st.describe()};
 }
 
-Interpreter::Interpreter(const Instance &in, const Topology &t) : in_(in), topo_(t) {}
+Interpreter::Interpreter(const Instance &in, const Topology &t, Workspace &ws)
+    : in_(in), topo_(t), ws_(ws) {}
 
 KernelFile &KernelSteps::file(int device) {
     if (auto it = k_.files.find(device); it != k_.files.end()) return it->second;

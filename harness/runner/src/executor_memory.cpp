@@ -16,7 +16,7 @@ namespace harness::runner::detail {
 
 std::string Interpreter::alloc(const Step &s) {
     const std::string name = s.arg("as")->word;
-    Buffer b;
+    Buffer b = new_buffer();
     b.device = static_cast<int>(num(s, "device", 0));
     b.bytes = static_cast<size_t>(num(s, "bytes", 0));
     b.guard = static_cast<size_t>(num(s, "guard", 0));
@@ -57,8 +57,8 @@ std::string Interpreter::alloc(const Step &s) {
     if (cleared) b.payload_known = true;
     if (pat.kind != "none" && !cleared) {
         std::string kind = pat.kind[0] == '$' ? in_.words.at(pat.kind.substr(1)) : pat.kind;
-        fill_pattern(pattern_kind(kind), static_cast<uint64_t>(eval(pat.seed)), 0,
-                     b.expect.data() + b.guard, b.bytes);
+        fill_expected(pattern_kind(kind), static_cast<uint64_t>(eval(pat.seed)), 0,
+                      b.expect.data() + b.guard, b.bytes);
         b.payload_known = true;
     } else {
         // `cleared` must read zero; `none` is never compared, but a copy may

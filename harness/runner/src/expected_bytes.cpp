@@ -2,23 +2,11 @@
 
 #include <sys/mman.h>
 
+#include <iterator>
+
 namespace harness::runner::detail {
 
 namespace {
-
-// Under AddressSanitizer every expectation comes from operator new, so an
-// overrun of a large one still hits a redzone (mmap'd memory has none).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kHugeMappings = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kHugeMappings = false;
-#else
-constexpr bool kHugeMappings = true;
-#endif
-#else
-constexpr bool kHugeMappings = true;
-#endif
 
 bool huge(size_t bytes) {
     return kHugeMappings && bytes >= kHugeExpectation;
@@ -56,6 +44,49 @@ void expectation_deallocate(void *p, size_t bytes) noexcept {
         return;
     }
     munmap(p, huge_round(bytes));
+}
+
+ExpectationPool::~ExpectationPool() {
+    for (const Range &r : free_)
+        munmap(r.p, r.len);
+}
+
+void *ExpectationPool::allocate(size_t bytes) {
+    if (huge(bytes)) {
+        const size_t len = huge_round(bytes);
+        for (auto it = free_.rbegin(); it != free_.rend(); ++it)
+            if (it->len == len) {
+                void *p = it->p;
+                free_.erase(std::next(it).base());
+                kept_ -= len;
+                return p;
+            }
+    }
+    return expectation_allocate(bytes);
+}
+
+void ExpectationPool::deallocate(void *p, size_t bytes) noexcept {
+    if (!p || !huge(bytes)) {
+        expectation_deallocate(p, bytes);
+        return;
+    }
+    const size_t len = huge_round(bytes);
+    if (len > kPoolBudget) {
+        munmap(p, len);
+        return;
+    }
+    while (kept_ + len > kPoolBudget && !free_.empty()) {
+        munmap(free_.front().p, free_.front().len);
+        kept_ -= free_.front().len;
+        free_.erase(free_.begin());
+    }
+    // push_back may throw; a range that cannot be kept is unmapped instead.
+    try {
+        free_.push_back({p, len});
+        kept_ += len;
+    } catch (...) {
+        munmap(p, len);
+    }
 }
 
 } // namespace harness::runner::detail

@@ -120,7 +120,8 @@ void InstanceRunner::launch(size_t index) {
     run.child = std::make_unique<IsolatedChild>(
         [&in, &topo] {
             use_kernel_path(in);
-            return execute_instance(in, topo).dump();
+            Workspace workspace;
+            return execute_instance(in, topo, workspace).dump();
         },
         s_.timeout_s, run.log_abs);
     running_.push_back(std::move(run));
@@ -140,10 +141,12 @@ void InstanceRunner::launch_batch(std::vector<size_t> indexes) {
     work.count = b.indexes.size();
     const Plan &plan = plan_;
     // Copies: the child uses them after the parent's vectors have moved on.
-    work.run = [idx = b.indexes, &plan](size_t pos) {
+    // The workspace is made empty here and used only in the child, where it
+    // carries memory and patterns from one instance of the batch to the next.
+    work.run = [idx = b.indexes, &plan, ws = std::make_shared<Workspace>()](size_t pos) {
         // Every instance of a batch has the same path (fill); the first sets it.
         if (pos == 0) use_kernel_path(plan.instances[idx[pos]]);
-        return execute_instance(plan.instances[idx[pos]], plan.topology).dump();
+        return execute_instance(plan.instances[idx[pos]], plan.topology, *ws).dump();
     };
     work.log_path = [logs = b.log_abs](size_t pos) { return logs[pos]; };
     // A case that faults, hangs or resets on purpose ends its batch: what it

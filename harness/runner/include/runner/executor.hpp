@@ -8,6 +8,7 @@
 
 #include "cases/expand.hpp"
 #include "cases/topology.hpp"
+#include "runner/workspace.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -17,7 +18,9 @@ namespace harness::runner {
 
 // {"status":"pass"|"fail", "failures":[{step,file,line,message,doc}],
 //  "kernel_errors":[...], "steps_run":N}
-nlohmann::json execute_instance(const cases::Instance &instance, const cases::Topology &topology);
+// `workspace` is what the process keeps between its instances (workspace.hpp).
+nlohmann::json execute_instance(const cases::Instance &instance, const cases::Topology &topology,
+                                Workspace &workspace);
 
 // The kernel path an instance runs on (harness/peer/CONTRACT.md §7): its
 // `path` axis value, else the runner's own PEER_HARNESS_PATH, else "drm".
