@@ -64,7 +64,7 @@ int main(int argc, char **argv) {
                     "(default batch)")
         ->check(CLI::IsMember({"batch", "process"}));
     run->add_option("--batch-size", s.batch_size,
-                    "instances per child process with --isolation batch (default 64)")
+                    "instances per child process with --isolation batch (default 256)")
         ->check(CLI::Range(1, 1000000));
     run->add_option("--max-failures", s.max_failures,
                     "stop starting instances once N have failed (running ones finish and are "
