@@ -196,7 +196,42 @@ hipError_t cpu_access(const void *device_ptr, void *host, size_t bytes, Directio
     return hipSuccess;
 }
 
+// peerCpuEqual: the same route as peerCpuRead, compared where the bytes
+// are (the CPU mapping, or on the KFD path the staging buffer) instead of
+// copied out first: a verification of a 64 MiB buffer is one pass over it
+// and one over the expected bytes.
+hipError_t cpu_compare(const void *device_ptr, const void *expected, size_t bytes, int *equal) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (!expected || !device_ptr || !equal) return hipErrorInvalidValue;
+    *equal = 1;
+    if (bytes == 0) return hipSuccess;
+    const uint64_t va = addr(device_ptr);
+    if (rt->kfd()) {
+        bool same = false;
+        const hipError_t e = host_compare(*rt, va, expected, bytes, same);
+        if (e == hipSuccess) *equal = same ? 1 : 0;
+        return e;
+    }
+    std::lock_guard lock(rt->mu); // a racing hipFree must not unmap under us
+    const auto *entry = rt->table.find_range(va, bytes);
+    if (!entry) return hipErrorInvalidValue;
+    void *cpu = nullptr;
+    if (kmd::Status s = entry->data->bo->cpu_map(&cpu); !s) {
+        record_kernel_error(s);
+        return hipErrorUnknown;
+    }
+    const uint8_t *at = static_cast<const uint8_t *>(cpu) + (va - entry->base);
+    *equal = std::memcmp(at, expected, bytes) == 0 ? 1 : 0;
+    return hipSuccess;
+}
+
 } // namespace
+
+extern "C" hipError_t peerCpuEqual(const void *devicePtr, const void *expected, size_t bytes,
+                                   int *equal) {
+    return cpu_compare(devicePtr, expected, bytes, equal);
+}
 
 extern "C" hipError_t peerCpuRead(const void *devicePtr, void *hostDst, size_t bytes) {
     return cpu_access(devicePtr, hostDst, bytes, Direction::to_host);

@@ -149,6 +149,26 @@ hipError_t host_transfer(Runtime &rt, uint64_t dev, void *host, size_t n, Direct
     return hipSuccess;
 }
 
+hipError_t host_compare(Runtime &rt, uint64_t dev, const void *expected, size_t n, bool &equal) {
+    const auto range = owning_bo(rt, dev, n);
+    if (!range) return hipErrorInvalidValue;
+    const auto [owner, handle] = *range;
+    PeerDevice &d = rt.device(owner);
+    GttBuffer &st = rt.staging_of(d);
+    std::lock_guard lock(st.mu);
+    const uint32_t bos[] = {handle, kms_of(st.bo)};
+    const auto *e = static_cast<const uint8_t *>(expected);
+    equal = true;
+    for (uint64_t off = 0; off < n && equal;) {
+        const uint64_t len = std::min<uint64_t>(n - off, st.bytes);
+        std::memset(st.cpu, static_cast<uint8_t>(~e[off]), len);
+        if (hipError_t r = run_copy(rt, d, dev + off, st.va, len, bos); r != hipSuccess) return r;
+        equal = std::memcmp(st.cpu, e + off, len) == 0;
+        off += len;
+    }
+    return hipSuccess;
+}
+
 hipError_t device_fill(Runtime &rt, uint64_t dev, uint8_t value, size_t n) {
     const auto range = owning_bo(rt, dev, n);
     if (!range) return hipErrorInvalidValue;

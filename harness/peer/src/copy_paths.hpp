@@ -15,6 +15,11 @@ enum class Direction { to_device, to_host };
 // [dev, dev + n) must lie in one live allocation; its owner's engine copies
 // through that device's GTT staging buffer.
 hipError_t host_transfer(Runtime &rt, uint64_t dev, void *host, size_t n, Direction dir);
+// Reads [dev, dev + n) the way host_transfer does and compares it with
+// `expected` in the staging buffer itself; `equal` says whether all matched.
+// Each chunk of staging is first filled with the complement of its first
+// expected byte, so a read that writes nothing cannot match.
+hipError_t host_compare(Runtime &rt, uint64_t dev, const void *expected, size_t n, bool &equal);
 hipError_t device_fill(Runtime &rt, uint64_t dev, uint8_t value, size_t n);
 
 // Arguments already checked against §2 rows 1-4; this does rows 5-7.

@@ -1,4 +1,4 @@
-// peerCpuWrite / peerCpuRead (peer_debug.h): the runner's own way in and out
+// peerCpuWrite / peerCpuRead / peerCpuEqual (peer_debug.h): the runner's own way in and out
 // of a buffer, checked against the copy engine's view (hipMemcpyDtoH /
 // hipMemcpyHtoD) on every device, on whichever kernel path the process runs
 // (linked into the DRM-path and the KFD-path test programs).
@@ -40,5 +40,45 @@ TEST_CASE("peerCpuWrite and peerCpuRead reach the bytes the copy engine sees", "
         CHECK(peerCpuWrite(dev, part.data(), 0) == hipSuccess);
         HIP_CHECK(hipFree(p));
         CHECK(peerCpuWrite(dev, part.data(), 8) == hipErrorInvalidValue);
+    }
+}
+
+TEST_CASE("peerCpuEqual finds one differing byte anywhere, through the same route",
+          "[peer][debug]") {
+    const int n = device_count();
+    REQUIRE(n > 0);
+    // Over two 8 MiB staging chunks, so the KFD path compares chunk by chunk.
+    constexpr size_t kBytes = 17 * 1024 * 1024 + 3;
+    std::vector<uint8_t> in(kBytes);
+    for (size_t i = 0; i < kBytes; ++i)
+        in[i] = static_cast<uint8_t>(i * 29 + (i >> 13) + 1);
+    for (int d = 0; d < n; ++d) {
+        INFO("device " << d);
+        HIP_CHECK(hipSetDevice(d));
+        void *p = nullptr;
+        HIP_CHECK(hipMalloc(&p, kBytes));
+        auto *dev = static_cast<uint8_t *>(p);
+        HIP_CHECK(hipMemcpyHtoD(dev, in.data(), kBytes));
+        int equal = -1;
+        HIP_CHECK(peerCpuEqual(dev, in.data(), kBytes, &equal));
+        CHECK(equal == 1);
+        for (size_t at : {size_t{0}, kBytes / 2, (size_t{8} << 20) - 1, kBytes - 1}) {
+            INFO("differing byte at " << at);
+            std::vector<uint8_t> want = in;
+            want[at] ^= 0x40;
+            equal = -1;
+            HIP_CHECK(peerCpuEqual(dev, want.data(), kBytes, &equal));
+            CHECK(equal == 0);
+        }
+        // A sub-range, and the rules of peerCpuRead.
+        equal = -1;
+        HIP_CHECK(peerCpuEqual(dev + 5, in.data() + 5, 1000, &equal));
+        CHECK(equal == 1);
+        CHECK(peerCpuEqual(dev + kBytes - 4, in.data(), 8, &equal) == hipErrorInvalidValue);
+        CHECK(peerCpuEqual(nullptr, in.data(), 8, &equal) == hipErrorInvalidValue);
+        CHECK(peerCpuEqual(dev, nullptr, 8, &equal) == hipErrorInvalidValue);
+        CHECK(peerCpuEqual(dev, in.data(), 8, nullptr) == hipErrorInvalidValue);
+        HIP_CHECK(hipFree(p));
+        CHECK(peerCpuEqual(dev, in.data(), 8, &equal) == hipErrorInvalidValue);
     }
 }

@@ -200,20 +200,44 @@ void Interpreter::record_copy(int dst_dev, int src_dev) {
 std::string Interpreter::verify(Buffer &b, const std::string &name) {
     if (!b.live) return "buffer '" + name + "' is not allocated (freed or reset)";
     if (b.alloc_bytes == 0) return {};
-    // Read back through a CPU mapping of the BO: no SDMA job, no staging
-    // buffer, nothing the copy under test used (issue 8 item 5). The read
-    // goes in chunks into a poisoned host buffer, so a read that fills
-    // nothing cannot match, and each chunk is compared while it is still in
-    // the cache: a 64 MiB buffer costs one pass over it and one over the
-    // expected bytes instead of a 64 MiB host copy poisoned, filled and then
-    // compared (full depth verifies thousands of them).
-    // Host memory (pinned or pageable) is the CPU's own: read it directly,
-    // after the streams' work that may write it has finished.
+    // Checked through a CPU mapping of the BO: no SDMA job, no staging
+    // buffer, nothing the copy under test used (issue 8 item 5); on the KFD
+    // path, which has no CPU mapping of VRAM, by the owner's engine into its
+    // staging buffer (harness/peer/CONTRACT.md §7). Host memory (pinned or pageable) is the CPU's
+    // own: read it directly, after the streams' work that may write it has finished.
     if (b.host != Buffer::Host::no)
         if (hipError_t e = hipDeviceSynchronize(); e != hipSuccess)
             return fmt::format("peerCpuRead (CPU mapping) of '{}' returned {}", name,
                                hip_code_name(e));
-    // 256 KiB: poisoning, reading and comparing a chunk stay in a core's L2.
+    // First compared where the bytes are (peerCpuEqual: the CPU mapping, or
+    // on the KFD path the staging buffer the engine reads into), one pass
+    // over the buffer and one over the expected bytes; the chunked read-back
+    // below runs only to describe a mismatch.
+    const size_t payload_end = b.guard + b.bytes;
+    bool differs = false;
+    auto compare = [&](size_t from, size_t to) -> hipError_t {
+        if (from >= to || differs) return hipSuccess;
+        if (b.host != Buffer::Host::no) {
+            differs = std::memcmp(b.base + from, b.expect.data() + from, to - from) != 0;
+            return hipSuccess;
+        }
+        int equal = 0;
+        const hipError_t e = peerCpuEqual(b.base + from, b.expect.data() + from, to - from, &equal);
+        differs = e == hipSuccess && !equal;
+        return e;
+    };
+    hipError_t ce = hipSuccess;
+    if (b.payload_known)
+        ce = compare(0, b.alloc_bytes);
+    else if ((ce = compare(0, b.guard)) == hipSuccess)
+        ce = compare(payload_end, b.alloc_bytes);
+    if (ce != hipSuccess)
+        return fmt::format("peerCpuEqual (CPU mapping) of '{}' returned {}", name,
+                           hip_code_name(ce));
+    if (!differs) return {};
+    // The description: read back in chunks into a poisoned host buffer (a
+    // read that fills nothing cannot match). 256 KiB: poisoning, reading and
+    // comparing a chunk stay in a core's L2.
     // The KFD path has no CPU mapping of VRAM: there every peerCpuRead is an
     // SDMA job through the owner's 8 MiB staging buffer
     // (harness/peer/CONTRACT.md §7), so a chunk is that size: a 64 MiB
@@ -222,7 +246,6 @@ std::string Interpreter::verify(Buffer &b, const std::string &name) {
     const size_t chunk = kernel_path_of(in_) == "kfd" ? kKfdChunk : kChunk;
     ExpectedBytes got{ExpectationAllocator<uint8_t>(&ws_.expectations())};
     got.resize(std::min(b.alloc_bytes, chunk));
-    const size_t payload_end = b.guard + b.bytes;
     // [from, to) of the buffer, compared with what it must hold; the payload
     // only when its contents are known.
     auto same = [&](size_t at, size_t from, size_t to) {
@@ -259,7 +282,10 @@ std::string Interpreter::verify(Buffer &b, const std::string &name) {
             }
         }
     }
-    if (!bad) return {};
+    if (!bad)
+        return fmt::format("'{}' differed from the expected contents when compared in place but "
+                           "matched when read back: the contents are not stable",
+                           name);
     std::string where;
     if (first < b.guard)
         where = fmt::format("guard before the buffer, byte -{}", b.guard - first);

@@ -157,6 +157,15 @@ hipError_t peerCpuRead(const void *devicePtr, void *hostDst, size_t bytes);
  * copies them with SDMA. */
 hipError_t peerCpuWrite(void *devicePtr, const void *hostSrc, size_t bytes);
 
+/* Compares `bytes` at devicePtr with `expected` through the route of
+ * peerCpuRead (the CPU mapping; on the KFD path the owner's engine into its
+ * staging buffer, filled first so that a read that writes nothing cannot
+ * match) without copying them out: *equal is 1 when every byte matches, else
+ * 0. Same rules and codes as peerCpuRead; NULL expected or equal ->
+ * hipErrorInvalidValue. A runner verifies with it and reads back only to
+ * describe a mismatch. */
+hipError_t peerCpuEqual(const void *devicePtr, const void *expected, size_t bytes, int *equal);
+
 /* Fills, through the CPU, the first `bytes` (at most their size) of the GTT
  * staging buffers of deviceA and deviceB and of the bounce buffers between
  * them with `byte`: what a transfer between them (or a raw access, A == B)
