@@ -170,6 +170,21 @@ extern "C" hipError_t peerGetCopyPacketMax(int device, size_t *bytes) {
 
 namespace {
 
+// Calls `use(at)` with the CPU address of [va, va + bytes) in its BO's
+// mapping, under the runtime lock (a racing hipFree must not unmap it).
+template <class Use> hipError_t with_cpu_mapping(Runtime &rt, uint64_t va, size_t bytes, Use use) {
+    std::lock_guard lock(rt.mu);
+    const auto *entry = rt.table.find_range(va, bytes);
+    if (!entry) return hipErrorInvalidValue;
+    void *cpu = nullptr;
+    if (kmd::Status s = entry->data->bo->cpu_map(&cpu); !s) {
+        record_kernel_error(s);
+        return hipErrorUnknown;
+    }
+    use(static_cast<uint8_t *>(cpu) + (va - entry->base));
+    return hipSuccess;
+}
+
 // peerCpuRead / peerCpuWrite: the CPU mapping of the allocation's BO; on the
 // KFD path its VRAM has no host access, so the owner's engine moves the
 // bytes to or from host memory instead (CONTRACT.md §7).
@@ -180,20 +195,12 @@ hipError_t cpu_access(const void *device_ptr, void *host, size_t bytes, Directio
     if (bytes == 0) return hipSuccess;
     const uint64_t va = addr(device_ptr);
     if (rt->kfd()) return host_transfer(*rt, va, host, bytes, dir);
-    std::lock_guard lock(rt->mu); // a racing hipFree must not unmap under us
-    const auto *entry = rt->table.find_range(va, bytes);
-    if (!entry) return hipErrorInvalidValue;
-    void *cpu = nullptr;
-    if (kmd::Status s = entry->data->bo->cpu_map(&cpu); !s) {
-        record_kernel_error(s);
-        return hipErrorUnknown;
-    }
-    uint8_t *at = static_cast<uint8_t *>(cpu) + (va - entry->base);
-    if (dir == Direction::to_host)
-        std::memcpy(host, at, bytes);
-    else
-        std::memcpy(at, host, bytes);
-    return hipSuccess;
+    return with_cpu_mapping(*rt, va, bytes, [&](uint8_t *at) {
+        if (dir == Direction::to_host)
+            std::memcpy(host, at, bytes);
+        else
+            std::memcpy(at, host, bytes);
+    });
 }
 
 // peerCpuEqual: the same route as peerCpuRead, compared where the bytes
@@ -207,23 +214,13 @@ hipError_t cpu_compare(const void *device_ptr, const void *expected, size_t byte
     *equal = 1;
     if (bytes == 0) return hipSuccess;
     const uint64_t va = addr(device_ptr);
-    if (rt->kfd()) {
-        bool same = false;
-        const hipError_t e = host_compare(*rt, va, expected, bytes, same);
-        if (e == hipSuccess) *equal = same ? 1 : 0;
-        return e;
-    }
-    std::lock_guard lock(rt->mu); // a racing hipFree must not unmap under us
-    const auto *entry = rt->table.find_range(va, bytes);
-    if (!entry) return hipErrorInvalidValue;
-    void *cpu = nullptr;
-    if (kmd::Status s = entry->data->bo->cpu_map(&cpu); !s) {
-        record_kernel_error(s);
-        return hipErrorUnknown;
-    }
-    const uint8_t *at = static_cast<const uint8_t *>(cpu) + (va - entry->base);
-    *equal = std::memcmp(at, expected, bytes) == 0 ? 1 : 0;
-    return hipSuccess;
+    bool same = false;
+    const hipError_t e = rt->kfd() ? host_compare(*rt, va, expected, bytes, same)
+                                   : with_cpu_mapping(*rt, va, bytes, [&](uint8_t *at) {
+                                         same = std::memcmp(at, expected, bytes) == 0;
+                                     });
+    if (e == hipSuccess) *equal = same ? 1 : 0;
+    return e;
 }
 
 } // namespace

@@ -124,7 +124,13 @@ void set_link(Runtime &rt, int from, int to, peerCopyTiming &t) {
 
 } // namespace
 
-hipError_t host_transfer(Runtime &rt, uint64_t dev, void *host, size_t n, Direction dir) {
+namespace {
+
+// Calls `chunk(d, st, bos, off, len)` for each staging-sized piece of
+// [dev, dev + n), with the owner's staging buffer held; a chunk returns
+// false in `more` to stop early.
+template <class Chunk>
+hipError_t through_staging(Runtime &rt, uint64_t dev, size_t n, Chunk chunk) {
     const auto range = owning_bo(rt, dev, n);
     if (!range) return hipErrorInvalidValue;
     const auto [owner, handle] = *range;
@@ -132,41 +138,45 @@ hipError_t host_transfer(Runtime &rt, uint64_t dev, void *host, size_t n, Direct
     GttBuffer &st = rt.staging_of(d);
     std::lock_guard lock(st.mu);
     const uint32_t bos[] = {handle, kms_of(st.bo)};
-    auto *h = static_cast<uint8_t *>(host);
-    for (uint64_t off = 0; off < n;) {
+    bool more = true;
+    for (uint64_t off = 0; off < n && more;) {
         const uint64_t len = std::min<uint64_t>(n - off, st.bytes);
-        hipError_t e;
-        if (dir == Direction::to_device) {
-            std::memcpy(st.cpu, h + off, len);
-            e = run_copy(rt, d, st.va, dev + off, len, bos);
-        } else {
-            e = run_copy(rt, d, dev + off, st.va, len, bos);
-            if (e == hipSuccess) std::memcpy(h + off, st.cpu, len);
-        }
-        if (e != hipSuccess) return e;
+        if (hipError_t e = chunk(d, st, bos, off, len, more); e != hipSuccess) return e;
         off += len;
     }
     return hipSuccess;
 }
 
+} // namespace
+
+hipError_t host_transfer(Runtime &rt, uint64_t dev, void *host, size_t n, Direction dir) {
+    auto *h = static_cast<uint8_t *>(host);
+    return through_staging(rt, dev, n,
+                           [&](PeerDevice &d, GttBuffer &st, std::span<const uint32_t> bos,
+                               uint64_t off, uint64_t len, bool &) {
+                               if (dir == Direction::to_device) {
+                                   std::memcpy(st.cpu, h + off, len);
+                                   return run_copy(rt, d, st.va, dev + off, len, bos);
+                               }
+                               hipError_t e = run_copy(rt, d, dev + off, st.va, len, bos);
+                               if (e == hipSuccess) std::memcpy(h + off, st.cpu, len);
+                               return e;
+                           });
+}
+
 hipError_t host_compare(Runtime &rt, uint64_t dev, const void *expected, size_t n, bool &equal) {
-    const auto range = owning_bo(rt, dev, n);
-    if (!range) return hipErrorInvalidValue;
-    const auto [owner, handle] = *range;
-    PeerDevice &d = rt.device(owner);
-    GttBuffer &st = rt.staging_of(d);
-    std::lock_guard lock(st.mu);
-    const uint32_t bos[] = {handle, kms_of(st.bo)};
     const auto *e = static_cast<const uint8_t *>(expected);
     equal = true;
-    for (uint64_t off = 0; off < n && equal;) {
-        const uint64_t len = std::min<uint64_t>(n - off, st.bytes);
-        std::memset(st.cpu, static_cast<uint8_t>(~e[off]), len);
-        if (hipError_t r = run_copy(rt, d, dev + off, st.va, len, bos); r != hipSuccess) return r;
-        equal = std::memcmp(st.cpu, e + off, len) == 0;
-        off += len;
-    }
-    return hipSuccess;
+    return through_staging(rt, dev, n,
+                           [&](PeerDevice &d, GttBuffer &st, std::span<const uint32_t> bos,
+                               uint64_t off, uint64_t len, bool &more) {
+                               std::memset(st.cpu, static_cast<uint8_t>(~e[off]), len);
+                               hipError_t r = run_copy(rt, d, dev + off, st.va, len, bos);
+                               if (r != hipSuccess) return r;
+                               equal = std::memcmp(st.cpu, e + off, len) == 0;
+                               more = equal;
+                               return hipSuccess;
+                           });
 }
 
 hipError_t device_fill(Runtime &rt, uint64_t dev, uint8_t value, size_t n) {
