@@ -185,58 +185,81 @@ template <class Use> hipError_t with_cpu_mapping(Runtime &rt, uint64_t va, size_
     return hipSuccess;
 }
 
-// peerCpuRead / peerCpuWrite: the CPU mapping of the allocation's BO; on the
-// KFD path its VRAM has no host access, so the owner's engine moves the
-// bytes to or from host memory instead (CONTRACT.md §7).
-hipError_t cpu_access(const void *device_ptr, void *host, size_t bytes, Direction dir) {
+// peerCpuRead: the CPU mapping of the allocation's BO; on the KFD path its
+// VRAM has no host access, so the owner's engine moves the bytes to host
+// memory instead (CONTRACT.md §7). cpu_write is the other direction.
+hipError_t cpu_read(const void *device_ptr, void *host, size_t bytes) {
     Runtime *rt = nullptr;
     if (hipError_t e = prologue(rt); e != hipSuccess) return e;
     if (!host || !device_ptr) return hipErrorInvalidValue;
     if (bytes == 0) return hipSuccess;
     const uint64_t va = addr(device_ptr);
-    if (rt->kfd()) return host_transfer(*rt, va, host, bytes, dir);
-    return with_cpu_mapping(*rt, va, bytes, [&](uint8_t *at) {
-        if (dir == Direction::to_host)
-            std::memcpy(host, at, bytes);
-        else
-            std::memcpy(at, host, bytes);
-    });
+    if (rt->kfd()) return host_transfer(*rt, va, host, bytes, Direction::to_host);
+    return with_cpu_mapping(*rt, va, bytes, [&](uint8_t *at) { std::memcpy(host, at, bytes); });
 }
 
-// peerCpuEqual: the same route as peerCpuRead, compared where the bytes
-// are (the CPU mapping, or on the KFD path the staging buffer) instead of
-// copied out first: a verification of a 64 MiB buffer is one pass over it
+// A single host buffer as pieces; a NULL one as an invalid list, so it is
+// refused after the prologue's own codes, as every other argument is.
+HostSpans one_span(const peerHostSpan &s) {
+    return s.bytes ? HostSpans(&s, 1) : HostSpans(nullptr, 1);
+}
+
+// peerCpuEqual(Spans): the same route as peerCpuRead, compared where the
+// bytes are (the CPU mapping, or on the KFD path the staging buffer) instead
+// of copied out first: a verification of a 64 MiB buffer is one pass over it
 // and one over the expected bytes.
-hipError_t cpu_compare(const void *device_ptr, const void *expected, size_t bytes, int *equal) {
+hipError_t cpu_compare(const void *device_ptr, const HostSpans &expected, int *equal) {
     Runtime *rt = nullptr;
     if (hipError_t e = prologue(rt); e != hipSuccess) return e;
-    if (!expected || !device_ptr || !equal) return hipErrorInvalidValue;
+    if (!device_ptr || !equal || !expected.valid()) return hipErrorInvalidValue;
     *equal = 1;
+    const size_t bytes = expected.total();
     if (bytes == 0) return hipSuccess;
     const uint64_t va = addr(device_ptr);
     bool same = false;
-    const hipError_t e = rt->kfd() ? host_compare(*rt, va, expected, bytes, same)
+    const hipError_t e = rt->kfd() ? host_compare(*rt, va, expected, same)
                                    : with_cpu_mapping(*rt, va, bytes, [&](uint8_t *at) {
-                                         same = std::memcmp(at, expected, bytes) == 0;
+                                         same = expected.equal(0, at, bytes);
                                      });
     if (e == hipSuccess) *equal = same ? 1 : 0;
     return e;
+}
+
+hipError_t cpu_write(void *device_ptr, const HostSpans &from) {
+    Runtime *rt = nullptr;
+    if (hipError_t e = prologue(rt); e != hipSuccess) return e;
+    if (!device_ptr || !from.valid()) return hipErrorInvalidValue;
+    const size_t bytes = from.total();
+    if (bytes == 0) return hipSuccess;
+    const uint64_t va = addr(device_ptr);
+    if (rt->kfd()) return host_write(*rt, va, from);
+    return with_cpu_mapping(*rt, va, bytes, [&](uint8_t *at) { from.copy_to(0, at, bytes); });
 }
 
 } // namespace
 
 extern "C" hipError_t peerCpuEqual(const void *devicePtr, const void *expected, size_t bytes,
                                    int *equal) {
-    return cpu_compare(devicePtr, expected, bytes, equal);
+    const peerHostSpan one{expected, bytes};
+    return cpu_compare(devicePtr, one_span(one), equal);
+}
+
+extern "C" hipError_t peerCpuEqualSpans(const void *devicePtr, const peerHostSpan *spans,
+                                        size_t count, int *equal) {
+    return cpu_compare(devicePtr, HostSpans(spans, count), equal);
+}
+
+extern "C" hipError_t peerCpuWriteSpans(void *devicePtr, const peerHostSpan *spans, size_t count) {
+    return cpu_write(devicePtr, HostSpans(spans, count));
 }
 
 extern "C" hipError_t peerCpuRead(const void *devicePtr, void *hostDst, size_t bytes) {
-    return cpu_access(devicePtr, hostDst, bytes, Direction::to_host);
+    return cpu_read(devicePtr, hostDst, bytes);
 }
 
 extern "C" hipError_t peerCpuWrite(void *devicePtr, const void *hostSrc, size_t bytes) {
-    // host_transfer only reads the host side when writing the device.
-    return cpu_access(devicePtr, const_cast<void *>(hostSrc), bytes, Direction::to_device);
+    const peerHostSpan one{hostSrc, bytes};
+    return cpu_write(devicePtr, one_span(one));
 }
 
 extern "C" hipError_t peerPoisonStaging(int a, int b, size_t bytes, unsigned char byte) {

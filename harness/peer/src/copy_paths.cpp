@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -150,33 +151,98 @@ hipError_t through_staging(Runtime &rt, uint64_t dev, size_t n, Chunk chunk) {
 } // namespace
 
 hipError_t host_transfer(Runtime &rt, uint64_t dev, void *host, size_t n, Direction dir) {
+    if (dir == Direction::to_device) {
+        const peerHostSpan one{host, n};
+        return host_write(rt, dev, HostSpans(&one, 1));
+    }
     auto *h = static_cast<uint8_t *>(host);
     return through_staging(rt, dev, n,
                            [&](PeerDevice &d, GttBuffer &st, std::span<const uint32_t> bos,
                                uint64_t off, uint64_t len, bool &) {
-                               if (dir == Direction::to_device) {
-                                   std::memcpy(st.cpu, h + off, len);
-                                   return run_copy(rt, d, st.va, dev + off, len, bos);
-                               }
                                hipError_t e = run_copy(rt, d, dev + off, st.va, len, bos);
                                if (e == hipSuccess) std::memcpy(h + off, st.cpu, len);
                                return e;
                            });
 }
 
-hipError_t host_compare(Runtime &rt, uint64_t dev, const void *expected, size_t n, bool &equal) {
-    const auto *e = static_cast<const uint8_t *>(expected);
+hipError_t host_write(Runtime &rt, uint64_t dev, const HostSpans &from) {
+    return through_staging(rt, dev, from.total(),
+                           [&](PeerDevice &d, GttBuffer &st, std::span<const uint32_t> bos,
+                               uint64_t off, uint64_t len, bool &) {
+                               from.copy_to(off, st.cpu, len);
+                               return run_copy(rt, d, st.va, dev + off, len, bos);
+                           });
+}
+
+hipError_t host_compare(Runtime &rt, uint64_t dev, const HostSpans &expected, bool &equal) {
     equal = true;
-    return through_staging(rt, dev, n,
+    return through_staging(rt, dev, expected.total(),
                            [&](PeerDevice &d, GttBuffer &st, std::span<const uint32_t> bos,
                                uint64_t off, uint64_t len, bool &more) {
-                               std::memset(st.cpu, static_cast<uint8_t>(~e[off]), len);
+                               std::memset(st.cpu, static_cast<uint8_t>(~expected.byte(off)), len);
                                hipError_t r = run_copy(rt, d, dev + off, st.va, len, bos);
                                if (r != hipSuccess) return r;
-                               equal = std::memcmp(st.cpu, e + off, len) == 0;
+                               equal = expected.equal(off, st.cpu, len);
                                more = equal;
                                return hipSuccess;
                            });
+}
+
+template <class Use> void HostSpans::each(size_t at, size_t n, Use use) const {
+    size_t start = 0; // where piece i begins in the whole
+    for (size_t i = 0; i < count_ && n > 0; start += spans_[i].size, ++i) {
+        const size_t size = spans_[i].size;
+        if (at >= start + size) continue;
+        const size_t skip = at - start, len = std::min(size - skip, n);
+        if (!use(static_cast<const uint8_t *>(spans_[i].bytes) + skip, len)) return;
+        at += len;
+        n -= len;
+    }
+}
+
+bool HostSpans::valid() const {
+    if (!spans_ && count_) return false;
+    size_t sum = 0;
+    for (size_t i = 0; i < count_; ++i) {
+        if (!spans_[i].bytes && spans_[i].size) return false;
+        if (spans_[i].size > SIZE_MAX - sum) return false;
+        sum += spans_[i].size;
+    }
+    return true;
+}
+
+size_t HostSpans::total() const {
+    size_t sum = 0;
+    for (size_t i = 0; i < count_; ++i)
+        sum += spans_[i].size;
+    return sum;
+}
+
+uint8_t HostSpans::byte(size_t at) const {
+    uint8_t b = 0;
+    each(at, 1, [&](const uint8_t *p, size_t) {
+        b = *p;
+        return false;
+    });
+    return b;
+}
+
+void HostSpans::copy_to(size_t at, uint8_t *out, size_t n) const {
+    each(at, n, [&](const uint8_t *p, size_t len) {
+        std::memcpy(out, p, len);
+        out += len;
+        return true;
+    });
+}
+
+bool HostSpans::equal(size_t at, const uint8_t *in, size_t n) const {
+    bool same = true;
+    each(at, n, [&](const uint8_t *p, size_t len) {
+        same = std::memcmp(in, p, len) == 0;
+        in += len;
+        return same;
+    });
+    return same;
 }
 
 hipError_t device_fill(Runtime &rt, uint64_t dev, uint8_t value, size_t n) {

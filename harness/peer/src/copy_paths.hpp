@@ -12,14 +12,39 @@ namespace peer {
 
 enum class Direction { to_device, to_host };
 
+// The host side of a gathered write or compare (peerHostSpan): pieces that,
+// one after the other, stand for bytes [0, total()) of a device range.
+class HostSpans {
+  public:
+    HostSpans(const peerHostSpan *spans, size_t count) : spans_(spans), count_(count) {}
+    // False when a piece is NULL with a nonzero size or the sizes overflow.
+    bool valid() const;
+    size_t total() const;
+    uint8_t byte(size_t at) const;
+    // Bytes [at, at + n) of the whole, copied to `out` / compared with `in`.
+    void copy_to(size_t at, uint8_t *out, size_t n) const;
+    bool equal(size_t at, const uint8_t *in, size_t n) const;
+
+  private:
+    // Calls use(bytes, length) for the pieces' parts of [at, at + n), in
+    // order, until it returns false.
+    template <class Use> void each(size_t at, size_t n, Use use) const;
+    const peerHostSpan *spans_;
+    size_t count_;
+};
+
 // [dev, dev + n) must lie in one live allocation; its owner's engine copies
 // through that device's GTT staging buffer.
 hipError_t host_transfer(Runtime &rt, uint64_t dev, void *host, size_t n, Direction dir);
-// Reads [dev, dev + n) the way host_transfer does and compares it with
-// `expected` in the staging buffer itself; `equal` says whether all matched.
-// Each chunk of staging is first filled with the complement of its first
-// expected byte, so a read that writes nothing cannot match.
-hipError_t host_compare(Runtime &rt, uint64_t dev, const void *expected, size_t n, bool &equal);
+// host_transfer to the device, from pieces: each staging chunk is gathered
+// from them and goes in one engine job. Writes [dev, dev + from.total()) from the pieces: each
+// staging chunk is gathered from them and goes in one engine job.
+hipError_t host_write(Runtime &rt, uint64_t dev, const HostSpans &from);
+// Reads [dev, dev + expected.total()) the way host_read does and compares it
+// with the pieces in the staging buffer itself; `equal` says whether all
+// matched. Each chunk of staging is first filled with the complement of its
+// first expected byte, so a read that writes nothing cannot match.
+hipError_t host_compare(Runtime &rt, uint64_t dev, const HostSpans &expected, bool &equal);
 hipError_t device_fill(Runtime &rt, uint64_t dev, uint8_t value, size_t n);
 
 // Arguments already checked against §2 rows 1-4; this does rows 5-7.

@@ -1,5 +1,5 @@
-// peerCpuWrite / peerCpuRead / peerCpuEqual (peer_debug.h): the runner's own way in and out
-// of a buffer, checked against the copy engine's view (hipMemcpyDtoH /
+// peerCpuWrite / peerCpuRead / peerCpuEqual and the Spans forms (peer_debug.h): the runner's own
+// way in and out of a buffer, checked against the copy engine's view (hipMemcpyDtoH /
 // hipMemcpyHtoD) on every device, on whichever kernel path the process runs
 // (linked into the DRM-path and the KFD-path test programs).
 #include "sim_support.hpp"
@@ -80,5 +80,59 @@ TEST_CASE("peerCpuEqual finds one differing byte anywhere, through the same rout
         CHECK(peerCpuEqual(dev, in.data(), 8, nullptr) == hipErrorInvalidValue);
         HIP_CHECK(hipFree(p));
         CHECK(peerCpuEqual(dev, in.data(), 8, &equal) == hipErrorInvalidValue);
+    }
+}
+
+TEST_CASE("peerCpuWriteSpans and peerCpuEqualSpans treat the pieces as one buffer",
+          "[peer][debug]") {
+    const int n = device_count();
+    REQUIRE(n > 0);
+    // Pieces that cross the KFD path's 8 MiB staging chunk, one of them
+    // empty, the last one byte.
+    constexpr size_t kBytes = 9 * 1024 * 1024 + 3;
+    const size_t cuts[] = {0,          5,     5, (size_t{8} << 20) - 2, (size_t{8} << 20) + 4096,
+                           kBytes - 1, kBytes};
+    std::vector<uint8_t> in(kBytes), out(kBytes);
+    for (size_t i = 0; i < kBytes; ++i)
+        in[i] = static_cast<uint8_t>(i * 37 + (i >> 12) + 3);
+    auto spans_of = [&](const std::vector<uint8_t> &bytes) {
+        std::vector<peerHostSpan> s;
+        for (size_t i = 0; i + 1 < std::size(cuts); ++i)
+            s.push_back({bytes.data() + cuts[i], cuts[i + 1] - cuts[i]});
+        return s;
+    };
+    for (int d = 0; d < n; ++d) {
+        INFO("device " << d);
+        HIP_CHECK(hipSetDevice(d));
+        void *p = nullptr;
+        HIP_CHECK(hipMalloc(&p, kBytes));
+        auto *dev = static_cast<uint8_t *>(p);
+        const std::vector<peerHostSpan> spans = spans_of(in);
+        HIP_CHECK(peerCpuWriteSpans(dev, spans.data(), spans.size()));
+        HIP_CHECK(hipMemcpyDtoH(out.data(), dev, kBytes));
+        CHECK(out == in);
+        int equal = -1;
+        HIP_CHECK(peerCpuEqualSpans(dev, spans.data(), spans.size(), &equal));
+        CHECK(equal == 1);
+        // One differing byte in each piece, the chunk boundary included.
+        for (size_t at : {size_t{0}, size_t{6}, (size_t{8} << 20) - 1, size_t{8} << 20,
+                          (size_t{8} << 20) + 4096, kBytes - 1}) {
+            INFO("differing byte at " << at);
+            std::vector<uint8_t> want = in;
+            want[at] ^= 0x11;
+            const std::vector<peerHostSpan> w = spans_of(want);
+            equal = -1;
+            HIP_CHECK(peerCpuEqualSpans(dev, w.data(), w.size(), &equal));
+            CHECK(equal == 0);
+        }
+        // The rules: a NULL list or piece, a range past the allocation.
+        CHECK(peerCpuWriteSpans(dev, nullptr, 1) == hipErrorInvalidValue);
+        const peerHostSpan null_piece{nullptr, 4};
+        CHECK(peerCpuWriteSpans(dev, &null_piece, 1) == hipErrorInvalidValue);
+        CHECK(peerCpuEqualSpans(dev, &null_piece, 1, &equal) == hipErrorInvalidValue);
+        CHECK(peerCpuEqualSpans(dev, spans.data(), spans.size(), nullptr) == hipErrorInvalidValue);
+        CHECK(peerCpuWriteSpans(dev + 1, spans.data(), spans.size()) == hipErrorInvalidValue);
+        CHECK(peerCpuWriteSpans(dev, nullptr, 0) == hipSuccess);
+        HIP_CHECK(hipFree(p));
     }
 }

@@ -166,6 +166,25 @@ hipError_t peerCpuWrite(void *devicePtr, const void *hostSrc, size_t bytes);
  * describe a mismatch. */
 hipError_t peerCpuEqual(const void *devicePtr, const void *expected, size_t bytes, int *equal);
 
+/* One piece of the host side of a gathered write or compare: `size` bytes at
+ * `bytes`. The pieces of one call follow each other on the device. */
+typedef struct peerHostSpan {
+    const void *bytes;
+    size_t size;
+} peerHostSpan;
+
+/* peerCpuWrite and peerCpuEqual with the host side in `count` pieces, which
+ * cover [devicePtr, devicePtr + their total size) in order. A runner that
+ * keeps expected contents as pieces (its guard bytes, a kept pattern, what a
+ * copy carried over) writes and checks them where they are, without joining
+ * them first; on the KFD path the pieces of a staging chunk still go in one
+ * engine job. Same rules and codes as the single-buffer calls; spans NULL
+ * with count > 0, a piece with NULL bytes and a nonzero size, or sizes whose
+ * sum overflows -> hipErrorInvalidValue. */
+hipError_t peerCpuWriteSpans(void *devicePtr, const peerHostSpan *spans, size_t count);
+hipError_t peerCpuEqualSpans(const void *devicePtr, const peerHostSpan *spans, size_t count,
+                             int *equal);
+
 /* Fills, through the CPU, the first `bytes` (at most their size) of the GTT
  * staging buffers of deviceA and deviceB and of the bounce buffers between
  * them with `byte`: what a transfer between them (or a raw access, A == B)
