@@ -126,9 +126,9 @@ std::string Interpreter::dispatch(const Step &s) {
     case StepKind::fill: {
         Buffer &b = buffer(s.arg("buffer")->word);
         PatternKind k = pattern_kind(word(s, "pattern", "lfsr"));
-        fill_pattern(k, static_cast<uint64_t>(num(s, "seed", 1)), 0, b.expect.data() + b.guard,
-                     b.bytes);
-        hipError_t e = hipMemcpyHtoD(b.payload(), b.expect.data() + b.guard, b.bytes);
+        b.expect.set_pattern(b.guard, b.bytes, k, static_cast<uint64_t>(num(s, "seed", 1)), 0);
+        std::vector<uint8_t> bytes = expected_bytes(b, b.guard, b.bytes);
+        hipError_t e = hipMemcpyHtoD(b.payload(), bytes.data(), b.bytes);
         if (e == hipSuccess) b.payload_known = true;
         return code_check(s, e, "hipMemcpyHtoD (fill)");
     }

@@ -112,7 +112,8 @@ std::string Interpreter::memset_bytes(const Step &s, bool async) {
     // Only the low byte of value counts (HIP: "value: constant byte value").
     // A queued fill holds once the stream's work is done; verify reads back
     // through a synchronous call, which waits for the streams first.
-    std::memset(dst.buf->expect.data() + dst.buf->guard + dst.offset, value & 0xff, n);
+    dst.buf->expect.set_value(dst.buf->guard + static_cast<size_t>(dst.offset), n,
+                              static_cast<uint8_t>(value & 0xff));
     return {};
 }
 

@@ -4,6 +4,7 @@
 // hipGetLastError / hipPeekAtLastError. Host buffers live in the same
 // namespace as device buffers, so memcpy, memcpy_async and verify use them.
 #include "executor_impl.hpp"
+#include "pattern_cache.hpp"
 
 #include "cases/pattern.hpp"
 #include "cases/step_table.hpp"
@@ -39,11 +40,10 @@ size_t page_size() {
 
 // Host memory the case names: writes the pattern both into the memory and
 // into the model, so a later verify or copy has known bytes.
-void fill_host(Buffer &b, const std::string &name) {
-    b.expect.resize(b.alloc_bytes);
-    fill_pattern(PatternKind::lfsr, name_hash(name) & 0xffff, 0, b.expect.data(), b.bytes);
-    std::fill(b.expect.begin() + static_cast<std::ptrdiff_t>(b.bytes), b.expect.end(), 0);
-    if (b.bytes) std::memcpy(b.base, b.expect.data(), b.bytes);
+void fill_host(Buffer &b, const std::string &name, PatternCache &patterns) {
+    b.expect.reset(b.alloc_bytes);
+    b.expect.set_pattern(0, b.bytes, PatternKind::lfsr, name_hash(name) & 0xffff, 0);
+    if (b.bytes) b.expect.read(0, reinterpret_cast<uint8_t *>(b.base), b.bytes, patterns);
     b.payload_known = true;
 }
 
@@ -81,8 +81,8 @@ std::string Interpreter::memcpy_peer_async(const Step &s) {
         return fmt::format("{} succeeded on a range outside the buffers", call);
     // Once the stream's work completes the destination holds the source's
     // bytes; verify waits for the streams (a synchronous read-back).
-    std::memmove(dst.buf->expect.data() + dst.buf->guard + dst.offset,
-                 src.buf->expect.data() + src.buf->guard + src.offset, n);
+    dst.buf->expect.copy_from(dst.buf->guard + static_cast<size_t>(dst.offset), src.buf->expect,
+                              src.buf->guard + static_cast<size_t>(src.offset), n);
     dst.buf->payload_known = dst.buf->payload_known && src.buf->payload_known;
     return {};
 }
@@ -103,7 +103,7 @@ std::string Interpreter::host_step(const Step &s) {
         b.live = true;
         b.alloc_bytes = b.bytes; // verify compares the bytes the case asked for
         sizes_[name + ".bytes"] = static_cast<int64_t>(b.bytes);
-        fill_host(b, name);
+        fill_host(b, name, ws_.patterns());
         buffers_[name] = std::move(b);
         return {};
     }
@@ -127,7 +127,7 @@ std::string Interpreter::host_step(const Step &s) {
         b.bytes = b.alloc_bytes = n;
         b.live = true;
         sizes_[as->word + ".bytes"] = static_cast<int64_t>(n);
-        fill_host(b, as->word);
+        fill_host(b, as->word, ws_.patterns());
         buffers_[as->word] = std::move(b);
         return {};
     }

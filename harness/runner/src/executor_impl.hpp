@@ -6,7 +6,7 @@
 #include "cases/expand.hpp"
 #include "cases/hip_codes.hpp"
 #include "cases/topology.hpp"
-#include "expected_bytes.hpp"
+#include "expected_contents.hpp"
 #include "pattern_cache.hpp"
 #include "runner/workspace.hpp"
 
@@ -52,7 +52,7 @@ struct Buffer {
     int device = -1;
     bool live = false;
     bool payload_known = false;
-    ExpectedBytes expect; // whole allocation, guards included (filled by the writer)
+    ExpectedContents expect; // whole allocation, guards included (set by the writer)
     // Host memory (executor_host.cpp): hipHostMalloc'ed, or pageable memory
     // of the case's own (mmap), possibly hipHostRegister'ed. Read back by the
     // CPU directly; device == -1.
@@ -94,16 +94,25 @@ class Interpreter {
     hipStream_t destroyed_stream_ = nullptr;
     uint32_t *hold_word_ = nullptr;
 
-    // A buffer whose expected bytes come from (and go back to) the workspace.
+    // A buffer whose expected contents are gathered with the workspace's
+    // memory and patterns.
     Buffer new_buffer() {
         Buffer b;
-        b.expect = ExpectedBytes(ExpectationAllocator<uint8_t>(&ws_.expectations()));
+        b.expect = ExpectedContents(&ws_.expectations());
         return b;
     }
-    // cases::fill_pattern, large fills copied from the workspace's patterns.
-    void fill_expected(PatternKind kind, uint64_t seed, uint64_t first, uint8_t *out, size_t n) {
-        ws_.patterns().fill(kind, seed, first, out, n);
+    // Bytes [at, at + n) of b's expected contents, as pieces (used before the
+    // workspace's patterns are used again) or as bytes.
+    GatheredRange expected_pieces(const Buffer &b, size_t at, size_t n) {
+        return b.expect.gather(at, n, ws_.patterns());
     }
+    std::vector<uint8_t> expected_bytes(const Buffer &b, size_t at, size_t n) {
+        std::vector<uint8_t> out(n);
+        b.expect.read(at, out.data(), n, ws_.patterns());
+        return out;
+    }
+    // peerCpuWriteSpans of b's expected bytes [at, at + n) to the device.
+    hipError_t write_expected(const Buffer &b, size_t at, size_t n);
 
     int64_t eval(const Expr &e) const {
         auto r = e.evaluate([&](const std::string &v) { return in_.lookup(v, sizes_); });

@@ -44,11 +44,10 @@ std::string Interpreter::alloc(const Step &s) {
     if (e != hipSuccess) return {};
     b.base = static_cast<char *>(p);
     b.live = true;
-    b.expect.resize(b.alloc_bytes);
+    b.expect.reset(b.alloc_bytes); // zero: `cleared` must read it, and `none` is never compared
     const uint64_t gseed = kGuardSeed ^ name_hash(name);
-    fill_pattern(PatternKind::lfsr, gseed, 0, b.expect.data(), b.guard);
-    fill_pattern(PatternKind::lfsr, gseed, b.guard + b.bytes, b.expect.data() + b.guard + b.bytes,
-                 b.guard);
+    b.expect.set_pattern(0, b.guard, PatternKind::lfsr, gseed, 0);
+    b.expect.set_pattern(b.guard + b.bytes, b.guard, PatternKind::lfsr, gseed, b.guard + b.bytes);
     const Arg *fill = s.arg("fill");
     PatternArg pat = fill ? fill->pattern : PatternArg{};
     if (!fill) pat.seed = Expr::constant(static_cast<int64_t>(name_hash(name) & 0xffff));
@@ -58,27 +57,20 @@ std::string Interpreter::alloc(const Step &s) {
     if (cleared) b.payload_known = true;
     if (pat.kind != "none" && !cleared) {
         std::string kind = pat.kind[0] == '$' ? in_.words.at(pat.kind.substr(1)) : pat.kind;
-        fill_expected(pattern_kind(kind), static_cast<uint64_t>(eval(pat.seed)), 0,
-                      b.expect.data() + b.guard, b.bytes);
+        b.expect.set_pattern(b.guard, b.bytes, pattern_kind(kind),
+                             static_cast<uint64_t>(eval(pat.seed)), 0);
         b.payload_known = true;
-    } else {
-        // `cleared` must read zero; `none` is never compared, but a copy may
-        // carry it into another expectation, so it holds defined bytes too.
-        std::memset(b.expect.data() + b.guard, 0, b.bytes);
     }
     // The initial contents go in through the BO's CPU mapping, as verify
-    // reads them back (peerCpuWrite): no staging buffer and no SDMA job, so
-    // a 64 MiB buffer costs one pass instead of a copy into GTT and a copy
+    // reads them back (peerCpuWriteSpans): no staging buffer and no SDMA job,
+    // so a 64 MiB buffer costs one pass instead of a copy into GTT and a copy
     // out of it, and nothing the copy under test uses.
     if (b.alloc_bytes > 0) {
         const bool write_payload = b.payload_known && !cleared;
-        hipError_t h =
-            write_payload ? peerCpuWrite(b.base, b.expect.data(), b.alloc_bytes) : hipSuccess;
+        hipError_t h = write_payload ? write_expected(b, 0, b.alloc_bytes) : hipSuccess;
         if (!write_payload && b.guard > 0) {
-            h = peerCpuWrite(b.base, b.expect.data(), b.guard);
-            if (h == hipSuccess)
-                h = peerCpuWrite(b.payload() + b.bytes, b.expect.data() + b.guard + b.bytes,
-                                 b.guard);
+            h = write_expected(b, 0, b.guard);
+            if (h == hipSuccess) h = write_expected(b, b.guard + b.bytes, b.guard);
         }
         if (h != hipSuccess) {
             buffers_[name] = std::move(b);
@@ -88,6 +80,11 @@ std::string Interpreter::alloc(const Step &s) {
     }
     buffers_[name] = std::move(b);
     return {};
+}
+
+hipError_t Interpreter::write_expected(const Buffer &b, size_t at, size_t n) {
+    const GatheredRange g = expected_pieces(b, at, n);
+    return peerCpuWriteSpans(b.base + at, g.pieces.data(), g.pieces.size());
 }
 
 std::string Interpreter::address_range(const Step &s) {
@@ -144,13 +141,12 @@ std::string Interpreter::memcpy_peer(const Step &s) {
     if (e != hipSuccess || n == 0) return {};
     if (dst.buf && src.buf) {
         // The destination must now hold the source's bytes.
-        const uint8_t *from = src.buf->expect.data() + src.buf->guard + src.offset;
-        uint8_t *to = dst.buf->expect.data() + dst.buf->guard + dst.offset;
         if (dst.offset < 0 || src.offset < 0 ||
             static_cast<size_t>(dst.offset) + n > dst.buf->alloc_bytes - dst.buf->guard ||
             static_cast<size_t>(src.offset) + n > src.buf->alloc_bytes - src.buf->guard)
             return fmt::format("{} succeeded on a range outside the buffers", call);
-        std::memmove(to, from, n);
+        dst.buf->expect.copy_from(dst.buf->guard + static_cast<size_t>(dst.offset), src.buf->expect,
+                                  src.buf->guard + static_cast<size_t>(src.offset), n);
         dst.buf->payload_known = dst.buf->payload_known && src.buf->payload_known;
     }
     std::string path = word(s, "path", "");
@@ -217,12 +213,18 @@ std::string Interpreter::verify(Buffer &b, const std::string &name) {
     bool differs = false;
     auto compare = [&](size_t from, size_t to) -> hipError_t {
         if (from >= to || differs) return hipSuccess;
+        const GatheredRange want = expected_pieces(b, from, to - from);
         if (b.host != Buffer::Host::no) {
-            differs = std::memcmp(b.base + from, b.expect.data() + from, to - from) != 0;
+            const char *at = b.base + from;
+            for (const peerHostSpan &p : want.pieces) {
+                differs = differs || std::memcmp(at, p.bytes, p.size) != 0;
+                at += p.size;
+            }
             return hipSuccess;
         }
         int equal = 0;
-        const hipError_t e = peerCpuEqual(b.base + from, b.expect.data() + from, to - from, &equal);
+        const hipError_t e =
+            peerCpuEqualSpans(b.base + from, want.pieces.data(), want.pieces.size(), &equal);
         differs = e == hipSuccess && !equal;
         return e;
     };
@@ -246,14 +248,16 @@ std::string Interpreter::verify(Buffer &b, const std::string &name) {
     const size_t chunk = kernel_path_of(in_) == "kfd" ? kKfdChunk : kChunk;
     ExpectedBytes got{ExpectationAllocator<uint8_t>(&ws_.expectations())};
     got.resize(std::min(b.alloc_bytes, chunk));
+    ExpectedBytes want{ExpectationAllocator<uint8_t>(&ws_.expectations())};
+    want.resize(got.size());
     // [from, to) of the buffer, compared with what it must hold; the payload
     // only when its contents are known.
     auto same = [&](size_t at, size_t from, size_t to) {
         return from >= to ||
-               std::memcmp(got.data() + (from - at), b.expect.data() + from, to - from) == 0;
+               std::memcmp(got.data() + (from - at), want.data() + (from - at), to - from) == 0;
     };
     size_t bad = 0, first = SIZE_MAX;
-    uint8_t got_first = 0;
+    uint8_t got_first = 0, want_first = 0;
     for (size_t at = 0; at < b.alloc_bytes; at += chunk) {
         const size_t n = std::min(chunk, b.alloc_bytes - at), end = at + n;
         std::memset(got.data(), kPoison, n);
@@ -265,6 +269,7 @@ std::string Interpreter::verify(Buffer &b, const std::string &name) {
         if (e != hipSuccess)
             return fmt::format("peerCpuRead (CPU mapping) of '{}' returned {}", name,
                                hip_code_name(e));
+        b.expect.read(at, want.data(), n, ws_.patterns());
         if (same(at, at, std::min(end, b.guard)) &&
             (!b.payload_known || same(at, std::max(at, b.guard), std::min(end, payload_end))) &&
             same(at, std::max(at, payload_end), end))
@@ -273,11 +278,12 @@ std::string Interpreter::verify(Buffer &b, const std::string &name) {
         for (size_t i = at; i < end; ++i) {
             bool in_payload = i >= b.guard && i < payload_end;
             if (in_payload && !b.payload_known) continue;
-            if (got[i - at] != b.expect[i]) {
+            if (got[i - at] != want[i - at]) {
                 ++bad;
                 if (first == SIZE_MAX) {
                     first = i;
                     got_first = got[i - at];
+                    want_first = want[i - at];
                 }
             }
         }
@@ -295,7 +301,7 @@ std::string Interpreter::verify(Buffer &b, const std::string &name) {
         where = fmt::format("offset {}", first - b.guard);
     return fmt::format("'{}' differs from the expected contents in {} byte(s); first at {}: "
                        "0x{:02x}, expected 0x{:02x}",
-                       name, bad, where, got_first, b.expect[first]);
+                       name, bad, where, got_first, want_first);
 }
 
 std::string Interpreter::raw_read(const Step &s) {
@@ -310,7 +316,7 @@ std::string Interpreter::raw_read(const Step &s) {
     std::string call = fmt::format("peerRawSdmaRead(device {}, {}, {} bytes)", dev, r.ptr, n);
     bool data_ok = false;
     if (r.buf && r.offset >= 0 && static_cast<size_t>(r.offset) + n <= r.buf->bytes + r.buf->guard)
-        data_ok = std::memcmp(got.data(), r.buf->expect.data() + r.buf->guard + r.offset, n) == 0;
+        data_ok = got == expected_bytes(*r.buf, r.buf->guard + static_cast<size_t>(r.offset), n);
     if (must == "fault" || must == "not_return_data") expected_kernel_events_ |= kExpectVmFault;
     if (must == "fault") {
         if (!res.vm_fault)
@@ -355,7 +361,7 @@ std::string Interpreter::raw_write(const Step &s) {
         return fmt::format("{} returned {}{}; it must succeed", call, hip_code_name(e),
                            res.vm_fault ? " with a VM fault" : "");
     if (r.buf && r.offset >= 0 && static_cast<size_t>(r.offset) + n <= r.buf->bytes + r.buf->guard)
-        std::memcpy(r.buf->expect.data() + r.buf->guard + r.offset, data.data(), n);
+        r.buf->expect.set_bytes(r.buf->guard + static_cast<size_t>(r.offset), data.data(), n);
     return {};
 }
 
@@ -365,7 +371,7 @@ std::string Interpreter::corrupt(Buffer &b, bool guard) {
     if (guard && b.guard == 0) return "corrupt_guard needs a buffer with guard bytes";
     if (!guard && b.bytes == 0) return "corrupt_payload needs a non-empty buffer";
     const size_t at = guard ? b.guard - 1 : b.guard + b.bytes / 2;
-    uint8_t v = static_cast<uint8_t>(b.expect[at] ^ 0xff);
+    uint8_t v = static_cast<uint8_t>(b.expect.at(at) ^ 0xff);
     hipError_t e = hipMemcpyHtoD(b.base + at, &v, 1);
     if (e != hipSuccess) return "hipMemcpyHtoD for the corruption returned " + hip_code_name(e);
     return {};

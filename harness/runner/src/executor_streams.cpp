@@ -107,18 +107,21 @@ std::string Interpreter::memcpy_kind(const Step &s, bool async) {
     // What the destination must hold now (a queued copy: once it completes;
     // verify reads back through a synchronous call, which waits for streams).
     if (dst.buf) {
-        uint8_t *to = dst.buf->expect.data() + dst.buf->guard + dst.offset;
+        const size_t to = dst.buf->guard + static_cast<size_t>(dst.offset);
         if (src.buf) {
-            std::memmove(to, src.buf->expect.data() + src.buf->guard + src.offset, n);
+            dst.buf->expect.copy_from(to, src.buf->expect,
+                                      src.buf->guard + static_cast<size_t>(src.offset), n);
             dst.buf->payload_known = dst.buf->payload_known && src.buf->payload_known;
         } else if (host_src) {
-            std::memcpy(to, host_scratch_.data(), n);
+            dst.buf->expect.set_bytes(to, host_scratch_.data(), n);
         }
     }
     // A synchronous copy to the host is checked here, byte for byte.
     if (!async && host_dst && src.buf && src.buf->payload_known &&
-        std::memcmp(host_scratch_.data(), src.buf->expect.data() + src.buf->guard + src.offset,
-                    n) != 0)
+        std::memcmp(
+            host_scratch_.data(),
+            expected_bytes(*src.buf, src.buf->guard + static_cast<size_t>(src.offset), n).data(),
+            n) != 0)
         return fmt::format("{} delivered bytes that differ from the source's", call);
     return {};
 }

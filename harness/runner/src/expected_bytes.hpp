@@ -1,14 +1,17 @@
-// Storage of a buffer's expected bytes (Buffer::expect). Private to the step
-// interpreter.
+// Large byte buffers of the step interpreter: the kept fill patterns
+// (PatternCache), the parts of expected contents gathered for a write or a
+// verify (ExpectedContents::gather), and verify's read-back. Private to the
+// step interpreter. (Until stop 24 each buffer's expected contents were such
+// a buffer; they are extents now, expected_contents.hpp.)
 //
-// Full depth makes tens of thousands of 64 MiB expectations, so two things
-// matter: resize() leaves new bytes uninitialised (every writer of an
-// expectation fills its whole range itself; value-initialising first was one
-// more pass over 64 MiB), and large expectations live in transparent huge
-// pages. Every fresh 4 KiB page costs a fault, and on virtualised CI hosts
-// with shadow page tables a fault costs about 18 µs: first touch of 64 MiB
-// measured 250-300 ms in 4 KiB pages and 6 ms in 2 MiB pages on the stop-21
-// host. Where THP is off (`never`) the advice is ignored and nothing changes.
+// Full depth makes tens of thousands of 64 MiB buffers, so two things
+// matter: resize() leaves new bytes uninitialised (every user fills its
+// whole range itself; value-initialising first was one more pass over
+// 64 MiB), and large buffers live in transparent huge pages. Every fresh
+// 4 KiB page costs a fault, and on virtualised CI hosts with shadow page
+// tables a fault costs about 18 µs: first touch of 64 MiB measured 250-300 ms
+// in 4 KiB pages and 6 ms in 2 MiB pages on the stop-21 host. Where THP is
+// off (`never`) the advice is ignored and nothing changes.
 #pragma once
 
 #include <cstddef>

@@ -51,12 +51,25 @@ PatternCache::Entry &PatternCache::entry_for(cases::PatternKind kind, uint64_t s
 
 void PatternCache::fill(cases::PatternKind kind, uint64_t seed, uint64_t first, uint8_t *out,
                         size_t n) {
-    if (n < kMinCached || first > kBudget || n > kBudget - first) {
+    if (!worth_keeping(first, n)) {
         cases::fill_pattern(kind, seed, first, out, n);
         return;
     }
     const Entry &e = entry_for(kind, seed, static_cast<size_t>(first) + n);
     std::memcpy(out, e.bytes.data() + first, n);
+}
+
+void PatternCache::keep(cases::PatternKind kind, uint64_t seed, uint64_t first, size_t n) {
+    if (worth_keeping(first, n)) entry_for(kind, seed, static_cast<size_t>(first) + n);
+}
+
+const uint8_t *PatternCache::kept(cases::PatternKind kind, uint64_t seed, uint64_t first,
+                                  size_t n) const {
+    for (const Entry &e : entries_)
+        if (e.kind == kind && e.seed == seed && first <= e.bytes.size() &&
+            n <= e.bytes.size() - first)
+            return e.bytes.data() + first;
+    return nullptr;
 }
 
 } // namespace harness::runner::detail

@@ -27,9 +27,18 @@ class PatternCache {
     // Writes bytes [first, first + n) of pattern (kind, seed) to `out`,
     // exactly what cases::fill_pattern writes.
     void fill(cases::PatternKind kind, uint64_t seed, uint64_t first, uint8_t *out, size_t n);
+    // Bytes [first, first + n) of the pattern kept for kept() to return, when
+    // a kept copy pays for them (n >= kMinCached, within the budget).
+    void keep(cases::PatternKind kind, uint64_t seed, uint64_t first, size_t n);
+    // Those bytes in the kept copy, or nullptr when it does not hold them.
+    // Valid until the next fill() or keep().
+    const uint8_t *kept(cases::PatternKind kind, uint64_t seed, uint64_t first, size_t n) const;
     size_t kept_bytes() const;
 
   private:
+    static bool worth_keeping(uint64_t first, size_t n) {
+        return n >= kMinCached && first <= kBudget && n <= kBudget - first;
+    }
     struct Entry {
         cases::PatternKind kind;
         uint64_t seed;
