@@ -8,6 +8,18 @@
 
 using namespace simtest;
 
+namespace {
+
+// hipMalloc(bytes) on `device`, which becomes the current device.
+uint8_t *alloc_on(int device, size_t bytes) {
+    HIP_CHECK(hipSetDevice(device));
+    void *p = nullptr;
+    HIP_CHECK(hipMalloc(&p, bytes));
+    return static_cast<uint8_t *>(p);
+}
+
+} // namespace
+
 TEST_CASE("peerCpuWrite and peerCpuRead reach the bytes the copy engine sees", "[peer][debug]") {
     const int n = device_count();
     REQUIRE(n > 0);
@@ -19,10 +31,7 @@ TEST_CASE("peerCpuWrite and peerCpuRead reach the bytes the copy engine sees", "
         part[i] = static_cast<uint8_t>(0xa5 ^ i);
     for (int d = 0; d < n; ++d) {
         INFO("device " << d);
-        HIP_CHECK(hipSetDevice(d));
-        void *p = nullptr;
-        HIP_CHECK(hipMalloc(&p, kBytes));
-        auto *dev = static_cast<uint8_t *>(p);
+        uint8_t *dev = alloc_on(d, kBytes);
         HIP_CHECK(peerCpuWrite(dev, in.data(), kBytes));
         std::fill(out.begin(), out.end(), 0);
         HIP_CHECK(hipMemcpyDtoH(out.data(), dev, kBytes));
@@ -38,7 +47,7 @@ TEST_CASE("peerCpuWrite and peerCpuRead reach the bytes the copy engine sees", "
         CHECK(peerCpuWrite(nullptr, part.data(), 8) == hipErrorInvalidValue);
         CHECK(peerCpuWrite(dev, nullptr, 8) == hipErrorInvalidValue);
         CHECK(peerCpuWrite(dev, part.data(), 0) == hipSuccess);
-        HIP_CHECK(hipFree(p));
+        HIP_CHECK(hipFree(dev));
         CHECK(peerCpuWrite(dev, part.data(), 8) == hipErrorInvalidValue);
     }
 }
@@ -54,10 +63,7 @@ TEST_CASE("peerCpuEqual finds one differing byte anywhere, through the same rout
         in[i] = static_cast<uint8_t>(i * 29 + (i >> 13) + 1);
     for (int d = 0; d < n; ++d) {
         INFO("device " << d);
-        HIP_CHECK(hipSetDevice(d));
-        void *p = nullptr;
-        HIP_CHECK(hipMalloc(&p, kBytes));
-        auto *dev = static_cast<uint8_t *>(p);
+        uint8_t *dev = alloc_on(d, kBytes);
         HIP_CHECK(hipMemcpyHtoD(dev, in.data(), kBytes));
         int equal = -1;
         HIP_CHECK(peerCpuEqual(dev, in.data(), kBytes, &equal));
@@ -78,7 +84,7 @@ TEST_CASE("peerCpuEqual finds one differing byte anywhere, through the same rout
         CHECK(peerCpuEqual(nullptr, in.data(), 8, &equal) == hipErrorInvalidValue);
         CHECK(peerCpuEqual(dev, nullptr, 8, &equal) == hipErrorInvalidValue);
         CHECK(peerCpuEqual(dev, in.data(), 8, nullptr) == hipErrorInvalidValue);
-        HIP_CHECK(hipFree(p));
+        HIP_CHECK(hipFree(dev));
         CHECK(peerCpuEqual(dev, in.data(), 8, &equal) == hipErrorInvalidValue);
     }
 }
@@ -103,10 +109,7 @@ TEST_CASE("peerCpuWriteSpans and peerCpuEqualSpans treat the pieces as one buffe
     };
     for (int d = 0; d < n; ++d) {
         INFO("device " << d);
-        HIP_CHECK(hipSetDevice(d));
-        void *p = nullptr;
-        HIP_CHECK(hipMalloc(&p, kBytes));
-        auto *dev = static_cast<uint8_t *>(p);
+        uint8_t *dev = alloc_on(d, kBytes);
         const std::vector<peerHostSpan> spans = spans_of(in);
         HIP_CHECK(peerCpuWriteSpans(dev, spans.data(), spans.size()));
         HIP_CHECK(hipMemcpyDtoH(out.data(), dev, kBytes));
@@ -133,6 +136,6 @@ TEST_CASE("peerCpuWriteSpans and peerCpuEqualSpans treat the pieces as one buffe
         CHECK(peerCpuEqualSpans(dev, spans.data(), spans.size(), nullptr) == hipErrorInvalidValue);
         CHECK(peerCpuWriteSpans(dev + 1, spans.data(), spans.size()) == hipErrorInvalidValue);
         CHECK(peerCpuWriteSpans(dev, nullptr, 0) == hipSuccess);
-        HIP_CHECK(hipFree(p));
+        HIP_CHECK(hipFree(dev));
     }
 }
