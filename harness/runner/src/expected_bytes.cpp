@@ -12,10 +12,6 @@ bool huge(size_t bytes) {
     return kHugeMappings && bytes >= kHugeExpectation;
 }
 
-size_t huge_round(size_t bytes) {
-    return (bytes + kHugeExpectation - 1) & ~(kHugeExpectation - 1);
-}
-
 } // namespace
 
 void *expectation_allocate(size_t bytes) {

@@ -43,6 +43,11 @@ inline constexpr bool kHugeMappings = true;
 inline constexpr bool kHugeMappings = true;
 #endif
 
+// `bytes` rounded up to whole huge pages (kHugeExpectation).
+inline size_t huge_round(size_t bytes) {
+    return (bytes + kHugeExpectation - 1) & ~(kHugeExpectation - 1);
+}
+
 void *expectation_allocate(size_t bytes); // throws std::bad_alloc
 void expectation_deallocate(void *p, size_t bytes) noexcept;
 

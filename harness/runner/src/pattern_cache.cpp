@@ -5,14 +5,6 @@
 
 namespace harness::runner::detail {
 
-namespace {
-
-size_t round_up(size_t v) {
-    return (v + kHugeExpectation - 1) & ~(kHugeExpectation - 1);
-}
-
-} // namespace
-
 size_t PatternCache::kept_bytes() const {
     size_t total = 0;
     for (const Entry &e : entries_)
@@ -30,7 +22,7 @@ PatternCache::Entry &PatternCache::entry_for(cases::PatternKind kind, uint64_t s
     }
     if (it->bytes.size() < needed) {
         // Grown in whole huge pages, the new tail generated once.
-        const size_t had = it->bytes.size(), len = round_up(needed);
+        const size_t had = it->bytes.size(), len = huge_round(needed);
         it->bytes.resize(len);
         cases::fill_pattern(kind, seed, had, it->bytes.data() + had, len - had);
     }
