@@ -280,6 +280,18 @@ std::chrono::microseconds poll_interval(std::chrono::steady_clock::duration wait
     return std::clamp(eighth, std::chrono::microseconds(20), std::chrono::microseconds(1000));
 }
 
+// Sleeps between looks at `done` (poll_interval) until it holds; false when
+// `deadline` passes first.
+template <class Done> bool poll_until(Done done, std::chrono::steady_clock::time_point deadline) {
+    const auto since = std::chrono::steady_clock::now();
+    while (!done()) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now > deadline) return false;
+        std::this_thread::sleep_for(poll_interval(now - since));
+    }
+    return true;
+}
+
 } // namespace
 
 kmd::Status SdmaQueue::wait(uint64_t seq, uint64_t timeout_ns) {
@@ -291,15 +303,18 @@ kmd::Status SdmaQueue::wait(uint64_t seq, uint64_t timeout_ns) {
         if (done()) return wait_read_pointer(seq, deadline);
         std::this_thread::yield();
     }
-    const auto since = std::chrono::steady_clock::now();
-    while (!done()) {
-        if (hung_) return kmd::Status::fail(ECANCELED, "kfd SDMA queue(hung)");
-        const auto now = std::chrono::steady_clock::now();
-        if (now > deadline) {
-            hung_ = true;
-            return kmd::Status::fail(ETIME, "kfd SDMA fence(timeout)");
-        }
-        std::this_thread::sleep_for(poll_interval(now - since));
+    bool cancelled = false;
+    const bool in_time = poll_until(
+        [&] {
+            if (done()) return true;
+            cancelled = hung_.load(); // another waiter found the queue hung
+            return cancelled;
+        },
+        deadline);
+    if (cancelled) return kmd::Status::fail(ECANCELED, "kfd SDMA queue(hung)");
+    if (!in_time) {
+        hung_ = true;
+        return kmd::Status::fail(ETIME, "kfd SDMA fence(timeout)");
     }
     return wait_read_pointer(seq, deadline);
 }
@@ -318,12 +333,9 @@ kmd::Status SdmaQueue::wait_read_pointer(uint64_t seq,
         if (j.seq != seq) return kmd::Status::success(); // too old to check
         end = j.wptr;
     }
-    while (read_pointer() < end) {
-        if (std::chrono::steady_clock::now() > deadline) {
-            hung_ = true;
-            return kmd::Status::fail(ETIME, "kfd SDMA rptr(not written back)");
-        }
-        std::this_thread::sleep_for(std::chrono::microseconds(20));
+    if (!poll_until([&] { return read_pointer() >= end; }, deadline)) {
+        hung_ = true;
+        return kmd::Status::fail(ETIME, "kfd SDMA rptr(not written back)");
     }
     return kmd::Status::success();
 }
