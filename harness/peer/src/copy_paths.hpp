@@ -36,11 +36,10 @@ class HostSpans {
 // [dev, dev + n) must lie in one live allocation; its owner's engine copies
 // through that device's GTT staging buffer.
 hipError_t host_transfer(Runtime &rt, uint64_t dev, void *host, size_t n, Direction dir);
-// host_transfer to the device, from pieces: each staging chunk is gathered
-// from them and goes in one engine job. Writes [dev, dev + from.total()) from the pieces: each
-// staging chunk is gathered from them and goes in one engine job.
+// host_transfer to the device from pieces: writes [dev, dev + from.total());
+// each staging chunk is gathered from them and goes in one engine job.
 hipError_t host_write(Runtime &rt, uint64_t dev, const HostSpans &from);
-// Reads [dev, dev + expected.total()) the way host_read does and compares it
+// Reads [dev, dev + expected.total()) the way host_transfer does and compares it
 // with the pieces in the staging buffer itself; `equal` says whether all
 // matched. Each chunk of staging is first filled with the complement of its
 // first expected byte, so a read that writes nothing cannot match.

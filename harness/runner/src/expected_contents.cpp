@@ -34,6 +34,12 @@ bool ExpectedContents::continues(const Extent &a, const Extent &b) {
     return false;
 }
 
+void ExpectedContents::require_inside(size_t at, size_t n) const {
+    // Every caller checks its range against the buffer first; one that did
+    // not would read past the list or corrupt it, so it fails loudly instead.
+    if (at > size_ || n > size_ - at) throw std::out_of_range("expected contents: range outside");
+}
+
 size_t ExpectedContents::index_of(size_t pos) const {
     auto it = std::upper_bound(extents_.begin(), extents_.end(), pos,
                                [](size_t p, const Extent &e) { return p < e.start; });
@@ -43,7 +49,7 @@ size_t ExpectedContents::index_of(size_t pos) const {
 std::vector<ExpectedContents::Extent> ExpectedContents::slices(size_t at, size_t n,
                                                                size_t start) const {
     std::vector<Extent> out;
-    if (at > size_ || n > size_ - at) throw std::out_of_range("expected contents: range outside");
+    require_inside(at, n);
     if (n == 0) return out;
     for (size_t i = index_of(at); i < extents_.size() && n > 0; ++i) {
         const Extent &e = extents_[i];
@@ -58,9 +64,7 @@ std::vector<ExpectedContents::Extent> ExpectedContents::slices(size_t at, size_t
 }
 
 void ExpectedContents::replace(size_t at, size_t n, std::vector<Extent> parts) {
-    // Every caller checks its range against the buffer first; one that did
-    // not would corrupt the list, so it fails loudly instead.
-    if (at > size_ || n > size_ - at) throw std::out_of_range("expected contents: range outside");
+    require_inside(at, n);
     if (n == 0) return;
     const size_t end = at + n;
     // What survives on either side: the head of the first extent touched,
@@ -197,6 +201,8 @@ GatheredRange ExpectedContents::gather(size_t at, size_t n, PatternCache &cache)
         const Extent &e = parts[i];
         if (!where[i]) {
             uint8_t *to = g.scratch.data() + used;
+            // Generated directly, not through cache.fill: that could grow or
+            // evict a kept pattern another piece already points into.
             if (e.source == Source::value)
                 std::memset(to, e.value, e.len);
             else

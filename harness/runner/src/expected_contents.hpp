@@ -80,7 +80,8 @@ class ExpectedContents {
     std::vector<Extent> slices(size_t at, size_t n, size_t start) const;
     // Replaces [at, at + total of parts) with `parts` (already placed).
     void replace(size_t at, size_t n, std::vector<Extent> parts);
-    size_t index_of(size_t pos) const; // extent holding byte pos
+    size_t index_of(size_t pos) const;              // extent holding byte pos
+    void require_inside(size_t at, size_t n) const; // throws std::out_of_range
 
     std::vector<Extent> extents_; // sorted, covering [0, size_) without gaps
     size_t size_ = 0;
