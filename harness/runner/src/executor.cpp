@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <unistd.h>
 
@@ -326,7 +327,15 @@ std::string Interpreter::can_access(const Step &s) {
 }
 
 std::string Interpreter::selftest(const std::string &action) {
-    if (action == "fail") return "failing on purpose";
+    // Each says what it does, so that the runner's tests can find the words
+    // in the instance's log: buffered (stdout) for one that returns,
+    // unbuffered (stderr) for the ones that never do.
+    if (action == "fail") {
+        std::printf("selftest: failing on purpose\n");
+        return "failing on purpose";
+    }
+    if (action == "crash" || action == "abort" || action == "hang")
+        std::fprintf(stderr, "selftest: %s on purpose\n", action.c_str());
     if (action == "crash") std::raise(SIGSEGV);
     if (action == "abort") std::abort();
     if (action == "hang")

@@ -84,6 +84,8 @@ InstanceRunner::InstanceRunner(const RunSettings &s, const Plan &p, report::Jour
         by_name[p.instances[i].name] = i;
     for (const auto &n : order)
         if (auto it = by_name.find(n); it != by_name.end()) order_.push_back(it->second);
+    for (size_t i : order_)
+        if (needs_child(i)) ++unlaunched_;
 }
 
 InstanceRunner::~InstanceRunner() {
@@ -111,6 +113,7 @@ InstanceRecord InstanceRunner::blank_record(size_t index) const {
 
 void InstanceRunner::launch(size_t index) {
     launched_[index] = true;
+    --unlaunched_;
     Running run{index, blank_record(index), {}, {}, nullptr};
     run.log_rel = fmt::format("{}/{:05}.log", report::tokens::kLogsDir, run.record.index);
     run.log_abs = (fs::path(s_.results_dir) / run.log_rel).string();
@@ -130,6 +133,7 @@ void InstanceRunner::launch(size_t index) {
 void InstanceRunner::launch_batch(std::vector<size_t> indexes) {
     Batch b;
     for (size_t i : indexes) {
+        if (!launched_[i]) --unlaunched_; // a retried instance was counted at its first launch
         launched_[i] = true;
         b.records.push_back(blank_record(i));
         b.log_rel.push_back(
@@ -158,6 +162,11 @@ void InstanceRunner::launch_batch(std::vector<size_t> indexes) {
     batches_.push_back(std::move(b));
 }
 
+size_t InstanceRunner::next_batch_size() const {
+    return guided_batch_size(unlaunched_ + retry_.size(), static_cast<size_t>(s_.jobs),
+                             static_cast<size_t>(s_.batch_size));
+}
+
 void InstanceRunner::fill() {
     if (stopping()) return;
     const size_t jobs = static_cast<size_t>(std::max(1, s_.jobs));
@@ -168,8 +177,8 @@ void InstanceRunner::fill() {
         }
         return;
     }
-    const size_t size = static_cast<size_t>(std::max(1, s_.batch_size));
     while (batches_.size() < jobs && (!retry_.empty() || next_ < order_.size())) {
+        const size_t size = next_batch_size();
         std::vector<size_t> take;
         // One kernel path per child (the peer API fixes it per process):
         // a batch ends where the next instance's path differs.
@@ -202,10 +211,13 @@ void InstanceRunner::fill() {
 void InstanceRunner::end_instance(size_t index, InstanceRecord &record, const ChildOutcome &o,
                                   const std::string &log_rel, const std::string &log_abs) {
     outcome_into(o, s_.timeout_s, record);
+    // A batch child writes a log only when there is output; a child of its
+    // own always has one, removed when empty.
     std::error_code ec;
-    if (fs::exists(log_abs, ec) && fs::file_size(log_abs, ec) > 0)
+    const auto size = fs::file_size(log_abs, ec);
+    if (!ec && size > 0)
         record.log = log_rel;
-    else
+    else if (!ec)
         fs::remove(log_abs, ec);
     complain(journal_.end(record));
     if (!report::is_success(record.status)) ++failed_;

@@ -17,6 +17,17 @@ namespace harness::runner {
 
 namespace {
 
+// Points stdout/stderr at `log_path` (truncated).
+void redirect_output(const std::string &log_path) {
+    std::fflush(nullptr);
+    int fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        dup2(fd, STDOUT_FILENO);
+        dup2(fd, STDERR_FILENO);
+        ::close(fd);
+    }
+}
+
 std::string signal_name(int sig) {
     const char *abbrev = sigabbrev_np(sig);
     return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
@@ -60,17 +71,6 @@ bool enter_isolated_child(int parent) {
     mallopt(M_MMAP_THRESHOLD, 512 << 20);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
     return true;
-}
-
-void redirect_output(const std::string &log_path) {
-    std::fflush(nullptr);
-    const char *path = log_path.empty() ? "/dev/null" : log_path.c_str();
-    int fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-        dup2(fd, STDOUT_FILENO);
-        dup2(fd, STDERR_FILENO);
-        ::close(fd);
-    }
 }
 
 void classify_exit(int status, bool signalled_by_us, ChildOutcome &out) {

@@ -1,4 +1,5 @@
 #include "cases/hip_codes.hpp"
+#include "runner/batch.hpp"
 #include "runner/isolation.hpp"
 #include "runner/progress.hpp"
 #include "runner/topology_probe.hpp"
@@ -7,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <csignal>
 
 using namespace harness;
@@ -17,6 +19,29 @@ TEST_CASE("kill policy: wait, then TERM, then KILL after the grace period", "[is
     CHECK(next_kill_signal(1.0, 1.0, 0, 1.0, 2.0).signal == SIGTERM);
     CHECK(next_kill_signal(2.0, 1.0, 1, 1.0, 2.0).signal == 0);
     CHECK(next_kill_signal(3.1, 1.0, 1, 2.1, 2.0).signal == SIGKILL);
+}
+
+TEST_CASE("batches take their share of what is left, capped, and shrink towards the end",
+          "[batch]") {
+    using runner::guided_batch_size;
+    CHECK(guided_batch_size(400000, 2, 4096) == 4096); // long run: the cap
+    CHECK(guided_batch_size(5000, 2, 4096) == 2500);   // the end: half each
+    CHECK(guided_batch_size(5001, 2, 4096) == 2501);   // rounded up, nothing left over
+    CHECK(guided_batch_size(40, 2, 4096) == 32);       // the tail floor
+    CHECK(guided_batch_size(40, 2, 8) == 8);           // never above --batch-size
+    CHECK(guided_batch_size(0, 2, 4096) == 32);        // retries only: still a batch
+    // Walking a whole run down: every batch within the cap, and the last
+    // batches of two jobs no more than the floor apart.
+    size_t left = 100000, batches = 0, last = 0;
+    while (left > 0) {
+        const size_t take = std::min(left, guided_batch_size(left, 2, 4096));
+        CHECK(take <= 4096);
+        left -= take;
+        last = take;
+        ++batches;
+    }
+    CHECK(last <= 32);
+    CHECK(batches < 100000 / 4096 + 2 * 8); // shrinking costs a few batches, not many
 }
 
 TEST_CASE("progress line shows done, failures and time left", "[progress]") {

@@ -167,6 +167,46 @@ TEST_CASE("a batch restarts after its culprit: every instance starts and ends on
     CHECK(recs.at("selftest/pass-b").status == Status::pass);
 }
 
+TEST_CASE("what an instance prints is in its own log, and a quiet instance has none",
+          "[isolation][batch]") {
+    // In a batch the child's output is captured in memory and saved per
+    // instance, by the child after a return, by the runner after a crash or
+    // a timeout; one process per instance writes the log as it goes.
+    const std::string mode = GENERATE(as<std::string>{}, "process", "batch");
+    INFO("--isolation " << mode);
+    TempDir d;
+    fs::path results = d.path / "r";
+    Ran r = run({"run", "--cases", RUNNER_TEST_DATA "/output.yaml", "--results", results.string(),
+                 "--timeout", "1", "--isolation", mode, "--batch-size", "7"},
+                d.path);
+    INFO(r.output);
+    CHECK(r.code == 1);
+    auto recs = read_journal((results / "results.jsonl").string()).ended;
+    REQUIRE(recs.size() == 7);
+    auto log_of = [&](const std::string &name) -> std::string {
+        const std::string rel = recs.at(name).log;
+        if (rel.empty()) return {};
+        std::ifstream in(results / rel);
+        return {std::istreambuf_iterator<char>(in), {}};
+    };
+    CHECK(log_of("output/prints-and-fails") == "selftest: failing on purpose\n");
+    CHECK(log_of("output/crash") == "selftest: crash on purpose\n");
+    CHECK(log_of("output/hang") == "selftest: hang on purpose\n");
+    for (const char *quiet :
+         {"output/quiet-a", "output/quiet-b", "output/quiet-c", "output/quiet-d"}) {
+        INFO(quiet);
+        CHECK(recs.at(quiet).log.empty());
+        CHECK(recs.at(quiet).status == Status::pass);
+    }
+    // Nothing else was left in the logs directory: one file per instance that printed.
+    size_t files = 0;
+    for (const auto &e : fs::directory_iterator(results / "logs")) {
+        (void)e;
+        ++files;
+    }
+    CHECK(files == 3);
+}
+
 TEST_CASE("with --jobs 2 the same statuses are recorded, reported in order", "[isolation]") {
     TempDir d;
     fs::path results = d.path / "r";

@@ -62,12 +62,14 @@ class InstanceRunner {
     std::vector<Batch> batches_;
     std::deque<size_t> retry_; // not started by a batch that ended early: run next
     std::vector<bool> launched_;
+    size_t unlaunched_ = 0; // instances of order_ that need a child and have none yet
     std::map<size_t, report::InstanceRecord> done_;
     size_t failed_ = 0, not_run_ = 0;
     bool stopping() const { return s_.max_failures > 0 && failed_ >= size_t(s_.max_failures); }
 
     bool needs_child(size_t index) const;
     bool batch_mode() const { return s_.isolation == "batch"; }
+    size_t next_batch_size() const;
     void launch(size_t index);
     void launch_batch(std::vector<size_t> indexes);
     bool poll_batch(Batch &b, int wait_ms); // true once its child is gone

@@ -62,8 +62,6 @@ class IsolatedChild {
 // fork: own process group, killed with the runner, default signal
 // dispositions. False when the parent is already gone.
 bool enter_isolated_child(int parent_pid);
-// Points stdout/stderr at `log_path` (truncated); "" -> /dev/null.
-void redirect_output(const std::string &log_path);
 // What a child that ended without a result did: timed_out when the kill
 // policy signalled it, else crashed with its signal or exit code.
 void classify_exit(int wait_status, bool signalled_by_us, ChildOutcome &out);
