@@ -132,11 +132,44 @@ kmd::Status Memory::alloc_host(uint64_t bytes, std::unique_ptr<Memory> &out) {
     return kmd::Status::success();
 }
 
+kmd::Status Memory::register_user(const void *cpu, uint64_t bytes, uint32_t node,
+                                  std::unique_ptr<Memory> &out) {
+    if (!cpu || bytes == 0) return kmd::Status::fail(EINVAL, "hsaKmtRegisterMemoryToNodes");
+    // libhsakmt keeps the pointer and hands it to the kernel as the userptr;
+    // it never writes through it (the GPU may, which is the point of WRITABLE).
+    void *user = const_cast<void *>(cpu);
+    HSAuint32 nodes[] = {node};
+    if (kmd::Status s = call("hsaKmtRegisterMemoryToNodes",
+                             [&] { return hsaKmtRegisterMemoryToNodes(user, bytes, 1, nodes); });
+        !s)
+        return s;
+    // From here the destructor deregisters (and never frees the caller's pages).
+    std::unique_ptr<Memory> m(new Memory());
+    m->addr_ = user;
+    m->bytes_ = bytes;
+    m->node_ = node;
+    m->registered_ = true;
+    HSAuint64 gpu_va = 0;
+    HsaMemMapFlags flags{};
+    if (kmd::Status s = call(
+            "hsaKmtMapMemoryToGPUNodes",
+            [&] { return hsaKmtMapMemoryToGPUNodes(m->addr_, bytes, &gpu_va, flags, 1, nodes); });
+        !s)
+        return s;
+    m->nodes_ = {node};
+    m->gpu_va_ = gpu_va;
+    out = std::move(m);
+    return kmd::Status::success();
+}
+
 Memory::~Memory() {
     if (!addr_) return;
     // A destructor cannot report; callers that care call unmap() first.
     if (!nodes_.empty()) (void)unmap();
-    hsaKmtFreeMemory(addr_, bytes_);
+    if (registered_)
+        hsaKmtDeregisterMemory(addr_);
+    else
+        hsaKmtFreeMemory(addr_, bytes_);
 }
 
 kmd::Status Memory::map_exact(std::span<const uint32_t> nodes) {

@@ -165,13 +165,61 @@ hipError_t host_transfer(Runtime &rt, uint64_t dev, void *host, size_t n, Direct
                            });
 }
 
-hipError_t host_write(Runtime &rt, uint64_t dev, const HostSpans &from) {
+namespace {
+
+hipError_t staged_write(Runtime &rt, uint64_t dev, const HostSpans &from) {
     return through_staging(rt, dev, from.total(),
                            [&](PeerDevice &d, GttBuffer &st, std::span<const uint32_t> bos,
                                uint64_t off, uint64_t len, bool &) {
                                from.copy_to(off, st.cpu, len);
                                return run_copy(rt, d, st.va, dev + off, len, bos);
                            });
+}
+
+// KFD path: one job from the caller's own pages, registered with KFD as a
+// userptr BO on the owner's node for the job's duration. Memory that cannot
+// be registered (pages libhsakmt already tracks, a refused ALLOC) is written
+// through staging as before: the bytes that land are the same.
+hipError_t direct_write(Runtime &rt, uint64_t dev, const peerHostSpan &piece) {
+    const auto range = owning_bo(rt, dev, piece.size);
+    if (!range) return hipErrorInvalidValue;
+    PeerDevice &d = rt.device(range->first);
+    std::unique_ptr<kfd::Memory> user;
+    if (!kfd::Memory::register_user(piece.bytes, piece.size, d.node.node, user))
+        return staged_write(rt, dev, HostSpans(&piece, 1));
+    return run_copy(rt, d, user->va(), dev, piece.size, {});
+}
+
+// Why pieces of 1 MiB and more skip staging on the KFD path: the staging hop
+// is a CPU pass over every byte before the engine's own. Filling a 64 MiB
+// buffer took 23 ms through staging against 10.5 ms for the DRM path's single
+// CPU pass (mi300x-8, pair 0>1). Registering costs two ioctls each way, which
+// small pieces (guards, generated scratch) would not earn back.
+constexpr size_t kDirectWrite = 1 << 20;
+
+} // namespace
+
+hipError_t host_write(Runtime &rt, uint64_t dev, const HostSpans &from) {
+    if (!rt.kfd()) return staged_write(rt, dev, from);
+    // The whole range first: nothing is written when it is not one allocation.
+    if (!owning_bo(rt, dev, from.total())) return hipErrorInvalidValue;
+    // Runs of small pieces go through staging together, large pieces alone.
+    size_t at = 0, run_at = 0, run_first = 0;
+    auto flush_run = [&](size_t end) {
+        const HostSpans run = from.slice(run_first, end - run_first);
+        return run.total() ? staged_write(rt, dev + run_at, run) : hipSuccess;
+    };
+    for (size_t i = 0; i < from.count(); ++i) {
+        const peerHostSpan &p = from.piece(i);
+        if (p.size >= kDirectWrite) {
+            if (hipError_t e = flush_run(i); e != hipSuccess) return e;
+            if (hipError_t e = direct_write(rt, dev + at, p); e != hipSuccess) return e;
+            run_first = i + 1;
+            run_at = at + p.size;
+        }
+        at += p.size;
+    }
+    return flush_run(from.count());
 }
 
 hipError_t host_compare(Runtime &rt, uint64_t dev, const HostSpans &expected, bool &equal) {

@@ -24,6 +24,10 @@ class HostSpans {
     // Bytes [at, at + n) of the whole, copied to `out` / compared with `in`.
     void copy_to(size_t at, uint8_t *out, size_t n) const;
     bool equal(size_t at, const uint8_t *in, size_t n) const;
+    size_t count() const { return count_; }
+    const peerHostSpan &piece(size_t i) const { return spans_[i]; }
+    // Pieces [first, first + n) as a whole of their own.
+    HostSpans slice(size_t first, size_t n) const { return HostSpans(spans_ + first, n); }
 
   private:
     // Calls use(bytes, length) for the pieces' parts of [at, at + n), in
@@ -36,8 +40,10 @@ class HostSpans {
 // [dev, dev + n) must lie in one live allocation; its owner's engine copies
 // through that device's GTT staging buffer.
 hipError_t host_transfer(Runtime &rt, uint64_t dev, void *host, size_t n, Direction dir);
-// host_transfer to the device from pieces: writes [dev, dev + from.total());
-// each staging chunk is gathered from them and goes in one engine job.
+// host_transfer to the device from pieces: writes [dev, dev + from.total()).
+// Each staging chunk is gathered from them and goes in one engine job; on the
+// KFD path a piece of 1 MiB or more instead goes in one job straight from
+// its own pages, registered with KFD for that job (copy_paths.cpp).
 hipError_t host_write(Runtime &rt, uint64_t dev, const HostSpans &from);
 // Reads [dev, dev + expected.total()) the way host_transfer does and compares it
 // with the pieces in the staging buffer itself; `equal` says whether all

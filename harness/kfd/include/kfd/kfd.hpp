@@ -59,7 +59,15 @@ class Memory {
     // Non-paged system memory (libhsakmt makes a GTT BO and maps it for the
     // CPU); GTT is never refused by kfd_mem_attach, so any GPU may map it.
     static kmd::Status alloc_host(uint64_t bytes, std::unique_ptr<Memory> &out);
-    // Unmaps (if mapped) and frees.
+    // The caller's own pageable memory [cpu, cpu + bytes) registered with KFD
+    // as a userptr BO (hsaKmtRegisterMemoryToNodes) and mapped on `node`. The
+    // GPU reaches it at va(), which is not the CPU address: libhsakmt places
+    // userptr BOs in its dGPU aperture and returns that address plus the
+    // offset into the first page (ROCT fmm.c, _fmm_map_to_gpu_userptr). The
+    // pages must stay mapped while this object lives; map_to() does not apply.
+    static kmd::Status register_user(const void *cpu, uint64_t bytes, uint32_t node,
+                                     std::unique_ptr<Memory> &out);
+    // Unmaps (if mapped) and frees (deregisters registered memory).
     ~Memory();
     Memory(const Memory &) = delete;
     Memory &operator=(const Memory &) = delete;
@@ -75,7 +83,7 @@ class Memory {
     // hsaKmtUnmapMemoryToGPU: off every node.
     kmd::Status unmap();
 
-    uint64_t va() const { return reinterpret_cast<uint64_t>(addr_); }
+    uint64_t va() const { return registered_ ? gpu_va_ : reinterpret_cast<uint64_t>(addr_); }
     uint8_t *cpu() const { return host_ ? static_cast<uint8_t *>(addr_) : nullptr; }
     uint64_t bytes() const { return bytes_; }
     uint32_t owner_node() const { return node_; }
@@ -88,6 +96,8 @@ class Memory {
     uint64_t bytes_ = 0;
     uint32_t node_ = 0;
     bool host_ = false;
+    bool registered_ = false; // register_user: a userptr of the caller's pages
+    uint64_t gpu_va_ = 0;     // registered: what hsaKmtMapMemoryToGPUNodes returned
     std::vector<uint32_t> nodes_;
 };
 
