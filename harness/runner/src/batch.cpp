@@ -59,13 +59,12 @@ void restart_capture(int capture) {
     if (ftruncate(capture, 0) == 0) lseek(capture, 0, SEEK_SET);
 }
 
-// Copies what the capture holds to `path` (created only when there is
-// something), or to `keep` when `path` is empty.
-void save_capture(int capture, const std::string &path, int keep) {
+// Copies what the capture holds to `path`, created only when there is
+// something; "" drops it (as /dev/null did before the capture).
+void save_capture(int capture, const std::string &path) {
     struct stat st {};
-    if (capture < 0 || fstat(capture, &st) != 0 || st.st_size <= 0) return;
-    const int fd =
-        path.empty() ? keep : ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (path.empty() || capture < 0 || fstat(capture, &st) != 0 || st.st_size <= 0) return;
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) return;
     std::string buf(static_cast<size_t>(std::min<off_t>(st.st_size, 1 << 20)), '\0');
     for (off_t at = 0; at < st.st_size;) {
@@ -73,13 +72,11 @@ void save_capture(int capture, const std::string &path, int keep) {
         if (n <= 0 || !write_all(fd, buf.substr(0, static_cast<size_t>(n)))) break;
         at += n;
     }
-    if (!path.empty()) ::close(fd);
+    ::close(fd);
 }
 
 [[noreturn]] void batch_child_main(const BatchWork &work, int out_fd, int capture, pid_t parent) {
     if (!enter_isolated_child(parent)) _exit(127);
-    // What "" keeps: the stdout the runner gave this child.
-    const int keep = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
     std::fflush(nullptr);
     dup2(capture, STDOUT_FILENO);
     dup2(capture, STDERR_FILENO);
@@ -91,7 +88,7 @@ void save_capture(int capture, const std::string &path, int keep) {
         std::string payload = work.run(pos);
         std::fflush(nullptr);
         // Saved before the end record: the parent looks for the log then.
-        save_capture(capture, work.log_path ? work.log_path(pos) : std::string(), keep);
+        save_capture(capture, work.log_path ? work.log_path(pos) : std::string());
         if (!write_all(out_fd, batch_end_record(pos, payload))) _exit(3);
         // Output of the reset belongs to no instance: the next restart drops it.
         if (pos + 1 < work.count && !work.between(pos)) break;
@@ -241,8 +238,7 @@ void BatchChild::finish(int status, std::vector<BatchEvent> &events) {
     if (!running_) next_start_ = 1;
     BatchEvent e{BatchEvent::Kind::lost, next_start_ - 1, {}};
     // The child emptied the capture before it announced this instance.
-    if (running_)
-        save_capture(capture_, log_path_ ? log_path_(e.pos) : std::string(), STDOUT_FILENO);
+    if (running_) save_capture(capture_, log_path_ ? log_path_(e.pos) : std::string());
     classify_exit(status, signals_sent_ > 0, e.outcome);
     e.outcome.duration_s = seconds_since(since_);
     events.push_back(std::move(e));

@@ -31,7 +31,7 @@ struct BatchWork {
     size_t count = 0;
     std::function<std::string(size_t pos)> run; // the instance's JSON result
     // Where its stdout/stderr go, written only when it printed something ("" or
-    // no function: the runner's stdout).
+    // no function: dropped).
     std::function<std::string(size_t pos)> log_path;
     // After `pos` ended and before the next one: restore the state a fresh
     // process has; false ends the batch there (the rest goes to a new child).
