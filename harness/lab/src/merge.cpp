@@ -141,6 +141,7 @@ std::vector<std::string> record_differences(const std::vector<report::InstanceRe
     auto key = [](const report::InstanceRecord &r) {
         json j = report::to_json(r);
         j.erase("duration_s");
+        j.erase("step_ms");
         j.erase("log");
         // Measured times differ between any two runs; what was copied, on
         // which clock and link, must not.

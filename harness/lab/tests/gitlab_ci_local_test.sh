@@ -38,7 +38,7 @@ def records(d):
     for line in open(d + "/results.jsonl"):
         j = json.loads(line)
         if j.get("event") == "end":
-            for k in ("duration_s", "log", "event"):
+            for k in ("duration_s", "step_ms", "log", "event"):  # step_ms: measured
                 j.pop(k, None)
             for c in j.get("copies", []):  # measured times differ run to run
                 c.pop("ns", None)

@@ -98,7 +98,22 @@ nlohmann::json to_json(const InstanceRecord &r) {
             c.push_back(to_json(x));
         j["copies"] = c;
     }
+    if (!r.step_times.empty()) {
+        nlohmann::json t = nlohmann::json::array();
+        for (const auto &x : r.step_times)
+            t.push_back({x.step, x.ms});
+        j["step_ms"] = t;
+    }
     return j;
+}
+
+std::vector<StepTime> step_times_from_json(const nlohmann::json &j) {
+    std::vector<StepTime> out;
+    if (!j.is_array()) return out;
+    for (const auto &e : j)
+        if (e.is_array() && e.size() == 2 && e[0].is_number_integer() && e[1].is_number())
+            out.push_back({e[0].get<int>(), e[1].get<double>()});
+    return out;
 }
 
 std::optional<InstanceRecord> record_from_json(const nlohmann::json &j, std::string &error) {
@@ -137,6 +152,7 @@ std::optional<InstanceRecord> record_from_json(const nlohmann::json &j, std::str
     if (j.contains("copies") && j["copies"].is_array())
         for (const auto &c : j["copies"])
             r.copies.push_back(copy_from_json(c));
+    if (j.contains("step_ms")) r.step_times = step_times_from_json(j["step_ms"]);
     return r;
 }
 

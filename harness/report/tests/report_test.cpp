@@ -48,6 +48,7 @@ TEST_CASE("journal lines round-trip every field", "[journal]") {
     r.kernel_errors.push_back("GEM_VA: EINVAL (22)");
     r.duration_s = 1.25;
     r.log = "logs/00007.log";
+    r.step_times = {{1, 0.125}, {3, 1100.5}};
     {
         auto w = std::get<JournalWriter>(JournalWriter::open(path, true));
         CHECK(w.start(7, r.name).empty());
@@ -272,4 +273,17 @@ TEST_CASE("copy figures survive the journal and reach bandwidth.csv", "[csv]") {
     CHECK(render_bandwidth_csv({r, rec(2, "s/none", Status::pass)}) ==
           "name,step,src,dst,bytes,ns,gbps,clock,link,peak_gbps,pct_peak,simulated\n"
           "s/x,3,0,1,4194304,524288,8.000,sdma-timestamp,pcie,32.000,25.0,simulated\n");
+}
+
+TEST_CASE("step times: malformed entries are dropped, the record stays readable", "[journal]") {
+    auto j = to_json(rec(1, "s/c", Status::pass));
+    j["step_ms"] = nlohmann::json::parse(R"([[1, 2.5], [2], ["3", 1.0], [4, "x"], 7, [5, 0]])");
+    std::string err;
+    auto back = record_from_json(j, err);
+    REQUIRE(back);
+    CHECK(back->step_times == std::vector<StepTime>{{1, 2.5}, {5, 0.0}});
+    j["step_ms"] = "not a list";
+    back = record_from_json(j, err);
+    REQUIRE(back);
+    CHECK(back->step_times.empty());
 }

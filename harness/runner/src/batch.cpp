@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -84,12 +85,16 @@ void save_capture(int capture, const std::string &path) {
         // Emptied before the start record: once the parent knows `pos`
         // started, the capture holds nothing older.
         restart_capture(capture);
+        const auto began = std::chrono::steady_clock::now();
         if (!write_all(out_fd, batch_start_record(pos))) _exit(3);
         std::string payload = work.run(pos);
         std::fflush(nullptr);
         // Saved before the end record: the parent looks for the log then.
         save_capture(capture, work.log_path ? work.log_path(pos) : std::string());
-        if (!write_all(out_fd, batch_end_record(pos, payload))) _exit(3);
+        const auto took = std::chrono::duration_cast<std::chrono::nanoseconds>(
+            std::chrono::steady_clock::now() - began);
+        if (!write_all(out_fd, batch_end_record(pos, static_cast<uint64_t>(took.count()), payload)))
+            _exit(3);
         // Output of the reset belongs to no instance: the next restart drops it.
         if (pos + 1 < work.count && !work.between(pos)) break;
     }
@@ -106,9 +111,10 @@ std::string batch_start_record(size_t pos) {
     return r;
 }
 
-std::string batch_end_record(size_t pos, const std::string &payload) {
+std::string batch_end_record(size_t pos, uint64_t duration_ns, const std::string &payload) {
     std::string r(1, 'E');
     put_u64(r, pos);
+    put_u64(r, duration_ns);
     put_u64(r, payload.size());
     return r + payload;
 }
@@ -164,15 +170,17 @@ void BatchChild::parse(std::vector<BatchEvent> &events) {
             events.push_back({BatchEvent::Kind::started, pos, {}});
             continue;
         }
-        if (buf_.size() < kHead + sizeof(uint64_t)) return;
-        const size_t len = get_u64(buf_, kHead);
-        if (buf_.size() < kHead + sizeof(uint64_t) + len) return;
+        constexpr size_t kEndHead = kHead + 2 * sizeof(uint64_t); // + duration, length
+        if (buf_.size() < kEndHead) return;
+        const uint64_t ns = get_u64(buf_, kHead);
+        const size_t len = get_u64(buf_, kHead + sizeof(uint64_t));
+        if (buf_.size() < kEndHead + len) return;
         BatchEvent e{BatchEvent::Kind::ended, pos, {}};
         e.outcome.kind = ChildOutcome::Kind::finished;
         e.outcome.exit_code = 0;
-        e.outcome.payload = buf_.substr(kHead + sizeof(uint64_t), len);
-        e.outcome.duration_s = seconds_since(since_);
-        buf_.erase(0, kHead + sizeof(uint64_t) + len);
+        e.outcome.payload = buf_.substr(kEndHead, len);
+        e.outcome.duration_s = static_cast<double>(ns) / 1e9;
+        buf_.erase(0, kEndHead + len);
         running_ = false;
         since_ = clock::now(); // the time between instances is limited too
         events.push_back(std::move(e));

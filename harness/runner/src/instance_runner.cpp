@@ -45,6 +45,7 @@ void outcome_into(const ChildOutcome &o, double timeout_s, InstanceRecord &r) {
             r.kernel_log.push_back(k.get<std::string>());
         for (const auto &c : j.value("copies", nlohmann::json::array()))
             r.copies.push_back(report::copy_from_json(c));
+        if (j.contains("step_ms")) r.step_times = report::step_times_from_json(j["step_ms"]);
         // IGT's kernel-log statuses: an unasked fault or reset fails the
         // instance; a failure with its own amdgpu lines is dmesg-fail too;
         // warnings on a pass make it dmesg-warn.

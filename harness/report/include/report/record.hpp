@@ -54,6 +54,15 @@ struct CopyFigure {
 nlohmann::json to_json(const CopyFigure &c);
 CopyFigure copy_from_json(const nlohmann::json &j);
 
+// How long one step that ran took, wall time in the instance's process (the
+// step's HIP calls and its checks). Journaled as "step_ms": [[step, ms], ...]
+// so that a run can say where its time went (`peer-harness timing`).
+struct StepTime {
+    int step = 0; // 1-based step index
+    double ms = 0;
+    bool operator==(const StepTime &) const = default;
+};
+
 struct InstanceRecord {
     int index = 0;
     std::string name;
@@ -66,9 +75,14 @@ struct InstanceRecord {
     std::vector<std::string> kernel_errors; // peerLastKernelError() after failing steps
     std::vector<std::string> kernel_log;    // this instance's amdgpu lines from /dev/kmsg
     double duration_s = 0;
-    std::string log;                // path of the child's output, relative to the results dir
-    std::vector<CopyFigure> copies; // bandwidth of each successful copy step
+    std::string log;                  // path of the child's output, relative to the results dir
+    std::vector<CopyFigure> copies;   // bandwidth of each successful copy step
+    std::vector<StepTime> step_times; // each step that ran, in order
 };
+
+// "step_ms" of a journal line or a child's result; malformed entries are
+// dropped (a record stays readable without its timings).
+std::vector<StepTime> step_times_from_json(const nlohmann::json &j);
 
 nlohmann::json to_json(const InstanceRecord &r);
 // Lenient about missing optional fields, strict about name/status.

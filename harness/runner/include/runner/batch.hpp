@@ -78,9 +78,13 @@ class BatchChild {
 size_t guided_batch_size(size_t left, size_t jobs, size_t cap, size_t tail = 32);
 
 // The child's side of the pipe protocol (exposed for tests): a start record
-// 'S' + position, an end record 'E' + position + payload length + payload;
-// numbers as 8-byte host-order integers (both ends are the same binary).
+// 'S' + position, an end record 'E' + position + the instance's duration in
+// nanoseconds + payload length + payload; numbers as 8-byte host-order
+// integers (both ends are the same binary). The duration is the child's own
+// clock from before its start record to its end record: the parent reads
+// both records of a short instance at once, whenever it next polls that
+// child, so its own clock cannot time one instance.
 std::string batch_start_record(size_t pos);
-std::string batch_end_record(size_t pos, const std::string &payload);
+std::string batch_end_record(size_t pos, uint64_t duration_ns, const std::string &payload);
 
 } // namespace harness::runner

@@ -17,7 +17,7 @@
 namespace harness::runner {
 
 // {"status":"pass"|"fail", "failures":[{step,file,line,message,doc}],
-//  "kernel_errors":[...], "steps_run":N}
+//  "kernel_errors":[...], "steps_run":N, "step_ms":[[step, ms], ...]}
 // `workspace` is what the process keeps between its instances (workspace.hpp).
 nlohmann::json execute_instance(const cases::Instance &instance, const cases::Topology &topology,
                                 Workspace &workspace);
