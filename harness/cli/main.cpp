@@ -131,6 +131,19 @@ int main(int argc, char **argv) {
         app.add_subcommand("summary", "re-derive summary.txt and junit.xml from a results dir");
     summary->add_option("dir", summary_dir, "results directory")->required();
 
+    std::string timing_dir, timing_by;
+    size_t timing_top = 20;
+    CLI::App *timing = app.add_subcommand(
+        "timing", "where a results directory's time went: per case family and step");
+    timing->add_option("dir", timing_dir, "results directory")->required();
+    timing->add_option("--by", timing_by,
+                       "split each family by this parameter's value (path, size, pair, ...)");
+    timing->add_option("--top", timing_top, "rows to print, largest first (0: all; default 20)");
+    timing
+        ->add_option("--cases", s.case_paths,
+                     "case files the run used, to name its steps (default: the default suite)")
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
@@ -157,6 +170,9 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (*summary) return harness::runner::summary_command(summary_dir);
+    if (*timing)
+        return harness::runner::timing_command(s, timing_dir, timing_by, timing_top,
+                                               timing->count("--cases") > 0);
     if (*compare)
         return harness::runner::compare_command(compare_before, compare_after, bandwidth_threshold);
     if (int rc = harness::cli::run_lab_command(lab); rc >= 0) return rc;

@@ -3,6 +3,7 @@
 #include "report/journal.hpp"
 #include "report/junit.hpp"
 #include "report/summary.hpp"
+#include "report/timing.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -286,4 +287,53 @@ TEST_CASE("step times: malformed entries are dropped, the record stays readable"
     back = record_from_json(j, err);
     REQUIRE(back);
     CHECK(back->step_times.empty());
+}
+
+TEST_CASE("timing: instance time by family and parameter, steps named, largest first", "[timing]") {
+    auto make = [](const std::string &name, const char *path, double s,
+                   std::vector<StepTime> steps) {
+        InstanceRecord r = rec(0, name, Status::pass);
+        if (path) r.params = {{"path", path}};
+        r.duration_s = s;
+        r.step_times = std::move(steps);
+        return r;
+    };
+    const std::vector<InstanceRecord> recs = {
+        make("m/copy/a", "kfd", 0.5, {{1, 200}, {2, 250}}),
+        make("m/copy/b", "drm", 0.25, {{1, 100}, {2, 100}}),
+        make("m/copy/c", "kfd", 1.5, {{1, 1000}, {2, 350}}),
+        make("z/none/x", nullptr, 0.75, {}),
+    };
+    const Timing by_path = time_by_family(recs, "path");
+    CHECK(by_path.instances == 4);
+    CHECK(by_path.seconds == Approx(3.0));
+    REQUIRE(by_path.rows.size() == 3);
+    CHECK(by_path.rows[0].family == "m/copy");
+    CHECK(by_path.rows[0].group == "kfd");
+    CHECK(by_path.rows[0].instances == 2);
+    CHECK(by_path.rows[0].seconds == Approx(2.0));
+    CHECK(by_path.rows[0].steps.at(1).ms == Approx(1200));
+    CHECK(by_path.rows[0].steps.at(1).runs == 2);
+    CHECK(by_path.rows[1].family == "z/none");
+    CHECK(by_path.rows[1].group == "-"); // no such parameter
+    CHECK(by_path.rows[2].group == "drm");
+    auto namer = [](const std::string &family, int step) -> std::string {
+        return family == "m/copy" && step == 1 ? "alloc" : "";
+    };
+    const std::string text = render_timing(by_path, "path", 2, namer);
+    CHECK(text == "instance time 3.0 s over 4 instances, by case family and path, largest first\n"
+                  " share   seconds instances   mean ms  family\n"
+                  " 66.7%       2.0         2  1000.000  m/copy (path=kfd)\n"
+                  "                           step  1 alloc                        1.2 s, "
+                  "600.000 ms each\n"
+                  "                           step  2 ?                            0.6 s, "
+                  "300.000 ms each\n"
+                  "                           outside the steps                    0.2 s\n"
+                  " 25.0%       0.8         1   750.000  z/none (path=-)\n"
+                  "(1 more rows: --top 0 lists all)\n");
+    // Without a split, one row per family.
+    const Timing whole = time_by_family(recs, "");
+    REQUIRE(whole.rows.size() == 2);
+    CHECK(whole.rows[0].instances == 3);
+    CHECK(whole.rows[0].group.empty());
 }

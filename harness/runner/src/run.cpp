@@ -1,11 +1,13 @@
 #include "runner/run.hpp"
 
 #include "cases/loader.hpp"
+#include "cases/step_table.hpp"
 #include "report/compare.hpp"
 #include "report/csv.hpp"
 #include "report/journal.hpp"
 #include "report/junit.hpp"
 #include "report/summary.hpp"
+#include "report/timing.hpp"
 #include "report/tokens.hpp"
 #include "runner/catch_registration.hpp"
 #include "runner/coverage.hpp"
@@ -294,6 +296,45 @@ int compare_command(const std::string &before_dir, const std::string &after_dir,
     report::Comparison c = report::compare_runs(runs[0], runs[1], {bandwidth_threshold_pct});
     std::cout << report::render_comparison(c);
     return c.gates() ? 1 : 0;
+}
+
+int timing_command(const RunSettings &s, const std::string &dir, const std::string &by, size_t top,
+                   bool cases_given) {
+    const std::string path = (fs::path(dir) / report::tokens::kJournalFile).string();
+    if (!fs::exists(path)) {
+        std::cerr << "peer-harness: " << path << " not found\n";
+        return 2;
+    }
+    report::JournalState st = report::read_journal(path);
+    for (const auto &p : st.problems)
+        std::cerr << "peer-harness: " << p << "\n";
+    // Step kinds from the case files: the run's own (metadata.json) unless
+    // others are given. Files changed since the run, or gone, still give the
+    // figures, with the steps they cannot name shown as "?".
+    std::vector<std::string> case_paths = s.case_paths;
+    if (!cases_given) {
+        auto saved = read_results_dir(dir);
+        if (auto *run = std::get_if<SavedRun>(&saved)) case_paths = run->settings.case_paths;
+    }
+    std::map<std::string, std::vector<std::string>> kinds;
+    cases::LoadResult loaded = cases::load_paths(case_paths);
+    if (!loaded.ok())
+        std::cerr << "peer-harness: the case files did not load; steps are not named\n";
+    for (const auto &su : loaded.suites)
+        for (const auto &c : su.cases) {
+            auto &k = kinds[su.name + "/" + c.name];
+            for (const auto &step : c.steps)
+                k.push_back(step.spec ? step.spec->name : "");
+        }
+    auto name = [&](const std::string &family, int step) -> std::string {
+        auto it = kinds.find(family);
+        if (it == kinds.end() || step < 1 || static_cast<size_t>(step) > it->second.size())
+            return "";
+        return it->second[static_cast<size_t>(step) - 1];
+    };
+    std::cout << report::render_timing(report::time_by_family(report::records_of(st), by), by, top,
+                                       name);
+    return 0;
 }
 
 int coverage_command(const RunSettings &s) {

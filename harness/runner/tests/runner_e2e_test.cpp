@@ -207,6 +207,46 @@ TEST_CASE("what an instance prints is in its own log, and a quiet instance has n
     CHECK(files == 3);
 }
 
+TEST_CASE("each step's time is recorded, within the instance's own duration", "[timing]") {
+    // In a batch the child times each instance itself: the runner may read a
+    // short instance's start and end in one go, whenever it next polls that
+    // child, so its own clock would give one instance another's time.
+    const std::string mode = GENERATE(as<std::string>{}, "process", "batch");
+    INFO("--isolation " << mode);
+    TempDir d;
+    fs::path results = d.path / "r";
+    Ran r = run({"run", "--cases", RUNNER_TEST_DATA "/timing.yaml", "--results", results.string(),
+                 "--jobs", "2", "--isolation", mode, "--batch-size", "5"},
+                d.path);
+    INFO(r.output);
+    CHECK(r.code == 1); // stops-at-failure fails on purpose
+    auto recs = records_of(read_journal((results / "results.jsonl").string()));
+    REQUIRE(recs.size() == 16);
+    for (const auto &rec : recs) {
+        INFO(rec.name);
+        const bool stops = rec.kase == "stops-at-failure";
+        CHECK(rec.status == (stops ? Status::fail : Status::pass));
+        REQUIRE(rec.step_times.size() == (stops ? 2u : 3u));
+        double in_steps_ms = 0;
+        for (size_t i = 0; i < rec.step_times.size(); ++i) {
+            CHECK(rec.step_times[i].step == static_cast<int>(i) + 1);
+            CHECK(rec.step_times[i].ms >= 0);
+            in_steps_ms += rec.step_times[i].ms;
+        }
+        // Steps are rounded to the microsecond each.
+        CHECK(in_steps_ms <= rec.duration_s * 1000 + 0.001 * 3);
+        CHECK(rec.duration_s > 0);
+    }
+    // The timing report names the steps from the run's own case files.
+    Ran t = run({"timing", results.string()}, d.path);
+    INFO(t.output);
+    CHECK(t.code == 0);
+    CHECK(t.output.find("over 16 instances") != std::string::npos);
+    CHECK(t.output.find("timing/three-steps\n") != std::string::npos);
+    CHECK(t.output.find("step  3 selftest") != std::string::npos);
+    CHECK(t.output.find("outside the steps") != std::string::npos);
+}
+
 TEST_CASE("with --jobs 2 the same statuses are recorded, reported in order", "[isolation]") {
     TempDir d;
     fs::path results = d.path / "r";

@@ -18,6 +18,11 @@ int summary_command(const std::string &results_dir); // re-derive summary + juni
 // Exit 1 when the comparison gates (report::Comparison::gates), 2 bad input.
 int compare_command(const std::string &before_dir, const std::string &after_dir,
                     double bandwidth_threshold_pct = report::kDefaultBandwidthThresholdPct);
+// Where a results directory's time went (report::render_timing), steps named
+// from the run's own case files (metadata.json), or from s.case_paths when
+// `cases_given`; `by` splits each family by one parameter. 2 bad input.
+int timing_command(const RunSettings &s, const std::string &results_dir, const std::string &by,
+                   size_t top, bool cases_given);
 // Documented function/code pairs asserted on this machine; 1 if any is not.
 int coverage_command(const RunSettings &s);
 
