@@ -28,6 +28,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -264,16 +265,28 @@ int check_command(const RunSettings &s) {
     return 0;
 }
 
-int summary_command(const std::string &dir) {
+namespace {
+
+// The journal of a results directory, its repair notes on stderr; nullopt
+// (and why on stderr) when there is none.
+std::optional<report::JournalState> open_journal(const std::string &dir) {
     const std::string path = (fs::path(dir) / report::tokens::kJournalFile).string();
     if (!fs::exists(path)) {
         std::cerr << "peer-harness: " << path << " not found\n";
-        return 2;
+        return std::nullopt;
     }
     report::JournalState st = report::read_journal(path);
     for (const auto &p : st.problems)
         std::cerr << "peer-harness: " << p << "\n";
-    auto recs = report::records_of(st);
+    return st;
+}
+
+} // namespace
+
+int summary_command(const std::string &dir) {
+    const auto st = open_journal(dir);
+    if (!st) return 2;
+    auto recs = report::records_of(*st);
     report::Summary sum = report::summarise(recs);
     std::string text = report::render_summary(sum, -1);
     write_derived(dir, recs, text);
@@ -286,12 +299,9 @@ int compare_command(const std::string &before_dir, const std::string &after_dir,
     std::vector<InstanceRecord> runs[2];
     const std::string dirs[2] = {before_dir, after_dir};
     for (int i = 0; i < 2; ++i) {
-        const std::string path = (fs::path(dirs[i]) / report::tokens::kJournalFile).string();
-        if (!fs::exists(path)) {
-            std::cerr << "peer-harness: " << path << " not found\n";
-            return 2;
-        }
-        runs[i] = report::records_of(report::read_journal(path));
+        const auto st = open_journal(dirs[i]);
+        if (!st) return 2;
+        runs[i] = report::records_of(*st);
     }
     report::Comparison c = report::compare_runs(runs[0], runs[1], {bandwidth_threshold_pct});
     std::cout << report::render_comparison(c);
@@ -300,14 +310,8 @@ int compare_command(const std::string &before_dir, const std::string &after_dir,
 
 int timing_command(const RunSettings &s, const std::string &dir, const std::string &by, size_t top,
                    bool cases_given) {
-    const std::string path = (fs::path(dir) / report::tokens::kJournalFile).string();
-    if (!fs::exists(path)) {
-        std::cerr << "peer-harness: " << path << " not found\n";
-        return 2;
-    }
-    report::JournalState st = report::read_journal(path);
-    for (const auto &p : st.problems)
-        std::cerr << "peer-harness: " << p << "\n";
+    const auto st = open_journal(dir);
+    if (!st) return 2;
     // Step kinds from the case files: the run's own (metadata.json) unless
     // others are given. Files changed since the run, or gone, still give the
     // figures, with the steps they cannot name shown as "?".
@@ -332,7 +336,7 @@ int timing_command(const RunSettings &s, const std::string &dir, const std::stri
             return "";
         return it->second[static_cast<size_t>(step) - 1];
     };
-    std::cout << report::render_timing(report::time_by_family(report::records_of(st), by), by, top,
+    std::cout << report::render_timing(report::time_by_family(report::records_of(*st), by), by, top,
                                        name);
     return 0;
 }
