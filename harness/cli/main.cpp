@@ -140,8 +140,9 @@ int main(int argc, char **argv) {
                        "split each family by this parameter's value (path, size, pair, ...)");
     timing->add_option("--top", timing_top, "rows to print, largest first (0: all; default 20)");
     timing
-        ->add_option("--cases", s.case_paths,
-                     "case files the run used, to name its steps (default: the default suite)")
+        ->add_option(
+            "--cases", s.case_paths,
+            "case files to name the steps from (default: the run's own, from its metadata.json)")
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 
     try {

@@ -62,8 +62,10 @@ std::string render_timing(const Timing &t, const std::string &by, size_t top,
                             kind.empty() ? "?" : kind, s.ms / 1000.0, s.runs ? s.ms / s.runs : 0.0);
             in_steps_ms += s.ms;
         }
-        // The rest of an instance's time: starting it, resetting the process
-        // between instances, and reporting (the runner's own cost).
+        // The rest of an instance's time is the runner's own work inside it:
+        // the kernel-log check and the result, and with one process per
+        // instance the child's start. (A batch's reset between two instances
+        // belongs to neither.)
         if (!f.steps.empty())
             out += fmt::format("{:>26} {:<30} {:>9.1f} s\n", "", "outside the steps",
                                f.seconds - in_steps_ms / 1000.0);
