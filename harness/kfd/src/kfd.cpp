@@ -32,8 +32,9 @@ template <typename F> kmd::Status call(const char *name, F &&f) {
 // ENOMEM, amdgpu_amdkfd_reserve_mem_limit) or libhsakmt could not reserve
 // the range in its own aperture, which leaves the errno of its failed VA
 // reservation (EINVAL for 128 TiB and more under amdgpu-sim, which runs the
-// real libhsakmt). The flags used here (no PUBLIC, a valid node, a size > 0)
-// give the kernel no other reason to refuse, so NO_MEMORY is out of memory.
+// real libhsakmt). The flags used here (a valid node, a size > 0, PUBLIC only
+// where the caller knows the BAR is large) give the kernel no other reason to
+// refuse, so NO_MEMORY is out of memory.
 template <typename F> kmd::Status alloc_call(const char *name, F &&f) {
     errno = 0;
     const HSAKMT_STATUS st = f();
@@ -95,7 +96,8 @@ Session::~Session() {
     if (open_) hsaKmtCloseKFD();
 }
 
-kmd::Status Memory::alloc_vram(uint32_t node, uint64_t bytes, std::unique_ptr<Memory> &out) {
+kmd::Status Memory::alloc_vram(uint32_t node, uint64_t bytes, bool host_access,
+                               std::unique_ptr<Memory> &out) {
     if (bytes == 0) return kmd::Status::fail(EINVAL, "hsaKmtAllocMemory(size 0)");
     std::unique_ptr<Memory> m(new Memory());
     m->bytes_ = page_up(bytes);
@@ -105,11 +107,13 @@ kmd::Status Memory::alloc_vram(uint32_t node, uint64_t bytes, std::unique_ptr<Me
     flags.ui32.NoSubstitute = 1; // VRAM or nothing, never system memory instead
     flags.ui32.PageSize = HSA_PAGE_SIZE_4KB;
     flags.ui32.CoarseGrain = 1;
+    flags.ui32.HostAccess = host_access ? 1 : 0;
     if (kmd::Status s =
             alloc_call("hsaKmtAllocMemory(VRAM)",
                        [&] { return hsaKmtAllocMemory(node, m->bytes_, flags, &m->addr_); });
         !s)
         return s;
+    m->host_visible_ = host_access;
     out = std::move(m);
     return kmd::Status::success();
 }
@@ -118,7 +122,7 @@ kmd::Status Memory::alloc_host(uint64_t bytes, std::unique_ptr<Memory> &out) {
     if (bytes == 0) return kmd::Status::fail(EINVAL, "hsaKmtAllocMemory(size 0)");
     std::unique_ptr<Memory> m(new Memory());
     m->bytes_ = page_up(bytes);
-    m->host_ = true;
+    m->host_visible_ = true;
     HsaMemFlags flags{};
     flags.ui32.HostAccess = 1;
     flags.ui32.NonPaged = 1; // GTT, not a userptr of pageable memory

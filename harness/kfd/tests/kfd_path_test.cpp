@@ -141,7 +141,7 @@ TEST_CASE("VRAM on each GPU: host -> VRAM -> host byte-exact on its own queue", 
         Gpu &g = w.gpus[i];
         INFO("gpu " << i << " node " << g.node);
         std::unique_ptr<kfd::Memory> vram, in, out;
-        REQUIRE(kfd::Memory::alloc_vram(g.node, n, vram).ok());
+        REQUIRE(kfd::Memory::alloc_vram(g.node, n, false, vram).ok());
         REQUIRE(kfd::Memory::alloc_host(n, in).ok());
         REQUIRE(kfd::Memory::alloc_host(n, out).ok());
         const uint32_t on[] = {g.node};
@@ -154,6 +154,55 @@ TEST_CASE("VRAM on each GPU: host -> VRAM -> host byte-exact on its own queue", 
         REQUIRE(copy(g, in->va(), vram->va(), n).ok());
         REQUIRE(copy(g, vram->va(), out->va(), n).ok());
         CHECK(std::memcmp(in->cpu(), out->cpu(), n) == 0);
+    }
+}
+
+TEST_CASE("Host-visible VRAM: the CPU mapping libhsakmt makes and the engine see the same bytes; "
+          "a small-BAR GPU refuses it with EINVAL",
+          "[kfd][sim]") {
+    World &w = World::get();
+    REQUIRE(w.status.ok());
+    const uint64_t n = 2 * 1024 * 1024 + 4100;
+    for (size_t i = 0; i < w.gpus.size(); ++i) {
+        Gpu &g = w.gpus[i];
+        const bool small_bar = w.topo.gpus[i].small_bar;
+        INFO("gpu " << i << " node " << g.node << (small_bar ? " (small BAR)" : ""));
+        std::unique_ptr<kfd::Memory> vram, host;
+        const kmd::Status s = kfd::Memory::alloc_vram(g.node, n, true, vram);
+        INFO(s.describe());
+        if (small_bar) {
+            // kfd_ioctl_alloc_memory_of_gpu: "Alloc host visible vram on
+            // small bar is not allowed" (EINVAL), which libhsakmt answers
+            // as HSAKMT_STATUS_NO_MEMORY (every failed ALLOC is NULL in
+            // fmm_allocate_device); the kernel's errno is left behind.
+            CHECK(s.err == ENOMEM);
+            HsaMemFlags f{};
+            f.ui32.NonPaged = 1;
+            f.ui32.NoSubstitute = 1;
+            f.ui32.CoarseGrain = 1;
+            f.ui32.HostAccess = 1;
+            void *p = nullptr;
+            errno = 0;
+            CHECK(hsaKmtAllocMemory(g.node, 1 << 20, f, &p) == HSAKMT_STATUS_NO_MEMORY);
+            CHECK(errno == EINVAL);
+            continue;
+        }
+        REQUIRE(s.ok());
+        REQUIRE(vram->cpu() != nullptr);
+        CHECK(vram->cpu() == reinterpret_cast<uint8_t *>(vram->va())); // one address, CPU and GPU
+        REQUIRE(kfd::Memory::alloc_host(n, host).ok());
+        const uint32_t on[] = {g.node};
+        REQUIRE(vram->map_to(on).ok());
+        REQUIRE(host->map_to(on).ok());
+        // CPU writes, the engine reads them back out...
+        fill_pattern(vram->cpu(), n, uint32_t(i) + 40);
+        std::memset(host->cpu(), 0xee, n);
+        REQUIRE(copy(g, vram->va(), host->va(), n).ok());
+        CHECK(std::memcmp(vram->cpu(), host->cpu(), n) == 0);
+        // ...and the engine writes what the CPU then reads.
+        fill_pattern(host->cpu(), n, uint32_t(i) + 80);
+        REQUIRE(copy(g, host->va(), vram->va(), n).ok());
+        CHECK(std::memcmp(vram->cpu(), host->cpu(), n) == 0);
     }
 }
 
@@ -170,8 +219,8 @@ TEST_CASE("Peer mapping over every ordered pair: the accessor's queue reads the 
             const bool refuse = w.refused.count({o, a}) > 0;
             INFO("owner gpu " << o << " accessor gpu " << a << (refuse ? " (refused)" : ""));
             std::unique_ptr<kfd::Memory> src, dst, host_in, host_out;
-            REQUIRE(kfd::Memory::alloc_vram(owner.node, n, src).ok());
-            REQUIRE(kfd::Memory::alloc_vram(acc.node, n, dst).ok());
+            REQUIRE(kfd::Memory::alloc_vram(owner.node, n, false, src).ok());
+            REQUIRE(kfd::Memory::alloc_vram(acc.node, n, false, dst).ok());
             REQUIRE(kfd::Memory::alloc_host(n, host_in).ok());
             REQUIRE(kfd::Memory::alloc_host(n, host_out).ok());
             const uint32_t on_owner[] = {owner.node}, on_acc[] = {acc.node};
@@ -237,16 +286,16 @@ TEST_CASE("Memory errors carry the libhsakmt call and an errno", "[kfd][sim]") {
     World &w = World::get();
     REQUIRE(w.status.ok());
     std::unique_ptr<kfd::Memory> m;
-    kmd::Status s = kfd::Memory::alloc_vram(w.gpus[0].node, 0, m);
+    kmd::Status s = kfd::Memory::alloc_vram(w.gpus[0].node, 0, false, m);
     CHECK(s.err == EINVAL);
     // More VRAM than any machine file's GPU has (the largest is 192 GiB):
     // the kernel's -ENOMEM (amdgpu_amdkfd_reserve_mem_limit).
-    s = kfd::Memory::alloc_vram(w.gpus[0].node, 512ull << 30, m);
+    s = kfd::Memory::alloc_vram(w.gpus[0].node, 512ull << 30, false, m);
     INFO(s.describe());
     CHECK(s.err == ENOMEM);
     CHECK(std::string(s.call ? s.call : "") == "hsaKmtAllocMemory(VRAM)");
     // Mapping onto a node that is not a GPU: libhsakmt refuses before any ioctl.
-    REQUIRE(kfd::Memory::alloc_vram(w.gpus[0].node, 4096, m).ok());
+    REQUIRE(kfd::Memory::alloc_vram(w.gpus[0].node, 4096, false, m).ok());
     const uint32_t bogus[] = {9999};
     s = m->map_to(bogus);
     INFO(s.describe());

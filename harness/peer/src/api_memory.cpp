@@ -20,11 +20,16 @@ hipError_t fail(const kmd::Status &s) {
 // KFD path (CONTRACT.md §7): hsaKmtAllocMemory on the owner's node, mapped
 // onto the owner and every device that enabled access to it. The address is
 // libhsakmt's (its SVM aperture); there is no guard page of ours after it.
+// Host access where the owner's whole VRAM is in its BAR, as ROCr's
+// device-local region asks for it (HostAccess unless the heap is
+// FRAME_BUFFER_PRIVATE: amd_memory_region.cpp); the kernel refuses it on a
+// small BAR.
 hipError_t malloc_kfd(Runtime &rt, int c, size_t size, uint64_t bytes, void **ptr) {
     auto a = std::make_shared<Allocation>();
     a->owner = c;
     a->size = size;
-    if (kmd::Status s = kfd::Memory::alloc_vram(rt.device(c).node.node, bytes, a->kmem); !s)
+    const kmd::GpuNode &node = rt.device(c).node;
+    if (kmd::Status s = kfd::Memory::alloc_vram(node.node, bytes, !node.small_bar, a->kmem); !s)
         return fail(s);
     a->base = a->kmem->va();
     const uint32_t own[] = {rt.device(c).node.node};

@@ -7,6 +7,7 @@
 // does not offer answer hipErrorNotSupported, and the device queries say so.
 #include "sim_support.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -114,6 +115,42 @@ TEST_CASE("a peer's later hipMalloc is mapped for a device that enabled access",
         HIP_CHECK(hipFree(dst.p));
         break; // one capable pair is enough here; the pair loop above covers all
     }
+}
+
+// ROCr allocates device memory with host access unless the VRAM heap is
+// FRAME_BUFFER_PRIVATE (a small BAR), and libhsakmt then maps it for the CPU
+// at the same address; the harness does the same (CONTRACT.md §7). So on a
+// large-BAR device the hipMalloc pointer is the CPU's too, and the runner's
+// peerCpu* calls use it; elsewhere they go through the owner's engine.
+TEST_CASE("hipMalloc memory is the CPU's at the same address where the whole VRAM is in the BAR",
+          "[kfd_path]") {
+    const std::vector<int> visible = expected_host_visible();
+    const int n = device_count();
+    REQUIRE(int(visible.size()) == n);
+    bool any_small = false;
+    constexpr size_t kBytes = (1 << 20) + 3;
+    for (int d = 0; d < n; ++d) {
+        INFO("device " << d << (visible[size_t(d)] ? "" : " (small BAR)"));
+        Buf b = alloc_on(d, kBytes, 40 + uint32_t(d));
+        const auto want = pattern(kBytes, 40 + uint32_t(d));
+        std::vector<uint8_t> got(kBytes);
+        if (visible[size_t(d)]) {
+            auto *cpu = static_cast<uint8_t *>(b.p);
+            CHECK(std::memcmp(cpu, want.data(), kBytes) == 0); // what the engine wrote
+            std::memset(cpu + 5, 0x5a, 100);                   // what the engine reads
+            auto back = read_back(b);
+            CHECK(std::all_of(back.begin() + 5, back.begin() + 105,
+                              [](uint8_t v) { return v == 0x5a; }));
+            CHECK(back[4] == want[4]);
+            CHECK(back[105] == want[105]);
+        } else {
+            any_small = true;
+            HIP_CHECK(peerCpuRead(b.p, got.data(), kBytes)); // the engine's route
+            CHECK(first_diff(got, want) == -1);
+        }
+        HIP_CHECK(hipFree(b.p));
+    }
+    condition_present("small_bar_device", any_small);
 }
 
 TEST_CASE("calls the KFD path does not offer", "[kfd_path]") {

@@ -40,6 +40,16 @@ inline std::vector<std::vector<int>> expected_access() {
     return m;
 }
 
+// PEER_EXPECT_HOST_VISIBLE="0111": per device, 1 when the machine file gives
+// it a large BAR (visible_vram == vram): its KFD heap is FB_PUBLIC.
+inline std::vector<int> expected_host_visible() {
+    const char *s = std::getenv("PEER_EXPECT_HOST_VISIBLE");
+    std::vector<int> v;
+    for (const char *p = s ? s : ""; *p; ++p)
+        v.push_back(*p == '1' ? 1 : 0);
+    return v;
+}
+
 inline int device_count() {
     int n = 0;
     REQUIRE(hipGetDeviceCount(&n) == hipSuccess);

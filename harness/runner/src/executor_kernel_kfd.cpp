@@ -137,7 +137,7 @@ std::string Interpreter::kernel_kfd(const Step &s) {
     require(out->map_to(both), "hsaKmtMapMemoryToGPUNodes(host)");
     for (uint64_t i = 0; i < bytes; ++i)
         in->cpu()[i] = pattern_byte(i);
-    require(kfd::Memory::alloc_vram(own.node, bytes, vram), "hsaKmtAllocMemory(VRAM)");
+    require(kfd::Memory::alloc_vram(own.node, bytes, false, vram), "hsaKmtAllocMemory(VRAM)");
     require(vram->map_to(only_owner), "hsaKmtMapMemoryToGPUNodes(VRAM, owner)");
     require(copy(own, in->va(), vram->va(), bytes), "the owner's copy into its VRAM");
 

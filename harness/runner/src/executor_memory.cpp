@@ -198,7 +198,8 @@ std::string Interpreter::verify(Buffer &b, const std::string &name) {
     if (b.alloc_bytes == 0) return {};
     // Checked through a CPU mapping of the BO: no SDMA job, no staging
     // buffer, nothing the copy under test used (issue 8 item 5); on the KFD
-    // path, which has no CPU mapping of VRAM, by the owner's engine into its
+    // path the mapping libhsakmt made of host-visible VRAM, and on a
+    // small-BAR owner, which has none, by the owner's engine into its
     // staging buffer (harness/peer/CONTRACT.md §7). Host memory (pinned or pageable) is the CPU's
     // own: read it directly, after the streams' work that may write it has finished.
     if (b.host != Buffer::Host::no)
@@ -206,7 +207,7 @@ std::string Interpreter::verify(Buffer &b, const std::string &name) {
             return fmt::format("peerCpuRead (CPU mapping) of '{}' returned {}", name,
                                hip_code_name(e));
     // First compared where the bytes are (peerCpuEqual: the CPU mapping, or
-    // on the KFD path the staging buffer the engine reads into), one pass
+    // the staging buffer the engine reads into), one pass
     // over the buffer and one over the expected bytes; the chunked read-back
     // below runs only to describe a mismatch.
     const size_t payload_end = b.guard + b.bytes;
@@ -240,10 +241,10 @@ std::string Interpreter::verify(Buffer &b, const std::string &name) {
     // The description: read back in chunks into a poisoned host buffer (a
     // read that fills nothing cannot match). 256 KiB: poisoning, reading and
     // comparing a chunk stay in a core's L2.
-    // The KFD path has no CPU mapping of VRAM: there every peerCpuRead is an
-    // SDMA job through the owner's 8 MiB staging buffer
-    // (harness/peer/CONTRACT.md §7), so a chunk is that size: a 64 MiB
-    // buffer is 8 jobs instead of 256.
+    // On the KFD path a small-BAR owner's VRAM has no CPU mapping: there
+    // every peerCpuRead is an SDMA job through the owner's 8 MiB staging
+    // buffer (harness/peer/CONTRACT.md §7), so a chunk is that size: a
+    // 64 MiB buffer is 8 jobs instead of 256.
     constexpr size_t kChunk = 256 << 10, kKfdChunk = 8 << 20;
     const size_t chunk = kernel_path_of(in_) == "kfd" ? kKfdChunk : kChunk;
     ExpectedBytes got{ExpectationAllocator<uint8_t>(&ws_.expectations())};

@@ -53,9 +53,14 @@ class Session {
 // maps it now.
 class Memory {
   public:
-    // Device-local memory of `node` (NonPaged, NoSubstitute, no host access:
-    // works on small-BAR GPUs too). Not mapped anywhere yet.
-    static kmd::Status alloc_vram(uint32_t node, uint64_t bytes, std::unique_ptr<Memory> &out);
+    // Device-local memory of `node` (NonPaged, NoSubstitute). With
+    // `host_access` (HostAccess: KFD's ALLOC_MEM_FLAGS_PUBLIC, which the
+    // kernel refuses on a small-BAR GPU) libhsakmt also maps it for the CPU
+    // at its own address (ROCT fmm.c, fmm_allocate_device: MAP_SHARED of the
+    // render node at the BO's mmap offset), and cpu() returns that address.
+    // Not mapped on any GPU node yet.
+    static kmd::Status alloc_vram(uint32_t node, uint64_t bytes, bool host_access,
+                                  std::unique_ptr<Memory> &out);
     // Non-paged system memory (libhsakmt makes a GTT BO and maps it for the
     // CPU); GTT is never refused by kfd_mem_attach, so any GPU may map it.
     static kmd::Status alloc_host(uint64_t bytes, std::unique_ptr<Memory> &out);
@@ -84,7 +89,9 @@ class Memory {
     kmd::Status unmap();
 
     uint64_t va() const { return registered_ ? gpu_va_ : reinterpret_cast<uint64_t>(addr_); }
-    uint8_t *cpu() const { return host_ ? static_cast<uint8_t *>(addr_) : nullptr; }
+    // The CPU's address of the bytes: system memory, and VRAM allocated with
+    // host access; nullptr otherwise.
+    uint8_t *cpu() const { return host_visible_ ? static_cast<uint8_t *>(addr_) : nullptr; }
     uint64_t bytes() const { return bytes_; }
     uint32_t owner_node() const { return node_; }
     const std::vector<uint32_t> &nodes() const { return nodes_; }
@@ -95,9 +102,9 @@ class Memory {
     void *addr_ = nullptr;
     uint64_t bytes_ = 0;
     uint32_t node_ = 0;
-    bool host_ = false;
-    bool registered_ = false; // register_user: a userptr of the caller's pages
-    uint64_t gpu_va_ = 0;     // registered: what hsaKmtMapMemoryToGPUNodes returned
+    bool host_visible_ = false; // mapped for the CPU at addr_
+    bool registered_ = false;   // register_user: a userptr of the caller's pages
+    uint64_t gpu_va_ = 0;       // registered: what hsaKmtMapMemoryToGPUNodes returned
     std::vector<uint32_t> nodes_;
 };
 
