@@ -242,6 +242,15 @@ kmd::Status SdmaQueue::create(uint32_t node, sdma::Generation gen,
         !s)
         return s;
     q->created_ = true;
+    // An auto-reset signal event: each TRAP sets it, each wait that sees it
+    // set clears it. Without one the waits poll (the kernel may refuse: a
+    // full event table answers -ENOSPC).
+    HsaEventDescriptor desc{};
+    desc.EventType = HSA_EVENTTYPE_SIGNAL;
+    desc.NodeId = node;
+    if (hsaKmtCreateEvent(&desc, false, false, &q->event_) != HSAKMT_STATUS_SUCCESS || !q->event_ ||
+        !q->event_->EventData.HWData2)
+        q->event_ = nullptr;
     const std::optional<uint64_t> ms = kmd::sdma_job_timeout_ms();
     q->timeout_ns_ = std::max(ms.value_or(kNoTimeoutMs), kMinTimeoutMs) * 1000 * 1000;
     out = std::move(q);
@@ -253,6 +262,7 @@ SdmaQueue::~SdmaQueue() {
         if (last_seq_ && !hung_) (void)wait(last_seq_, timeout_ns_);
         hsaKmtDestroyQueue(res_.QueueId);
     }
+    if (event_) hsaKmtDestroyEvent(event_);
 }
 
 uint32_t SdmaQueue::completed() const {
@@ -271,6 +281,15 @@ kmd::Status SdmaQueue::submit(std::span<const uint32_t> packets, uint64_t &seq) 
     if (dw.empty()) return kmd::Status::fail(EINVAL, "kfd SDMA submit(empty)");
     if (sdma::fence(dw, gen_, fence_->va(), value) != sdma::Error::none)
         return kmd::Status::fail(EINVAL, "sdma::fence");
+    // The interrupt after the fence: the event's mailbox slot holds its id
+    // (kfd_signal_event_interrupt acts only on a written slot), then TRAP
+    // (ROCr: BlitSdma's fence and trap commands for an interrupt signal).
+    if (event_) {
+        const auto id = static_cast<uint32_t>(event_->EventId);
+        if (sdma::fence(dw, gen_, event_->EventData.HWData2, id) != sdma::Error::none ||
+            sdma::trap(dw, gen_, id) != sdma::Error::none)
+            return kmd::Status::fail(EINVAL, "sdma::trap");
+    }
     const uint64_t bytes = dw.size() * 4;
     // A packet must not run across the ring's end: the tail is filled with
     // zero dwords (one-dword NOPs) first, as ROCr's SDMA blit does.
@@ -335,19 +354,30 @@ kmd::Status SdmaQueue::wait(uint64_t seq, uint64_t timeout_ns) {
     if (seq == 0) return kmd::Status::fail(EINVAL, "kfd SDMA fence(no job)");
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(timeout_ns);
     auto done = [&] { return int32_t(completed() - uint32_t(seq)) >= 0; };
-    // Spin briefly (small copies finish in microseconds), then sleep.
-    for (int i = 0; i < 200; ++i) {
-        if (done()) return wait_read_pointer(seq, deadline);
-        std::this_thread::yield();
-    }
     bool cancelled = false;
-    const bool in_time = poll_until(
-        [&] {
-            if (done()) return true;
-            cancelled = hung_.load(); // another waiter found the queue hung
-            return cancelled;
-        },
-        deadline);
+    auto finished = [&] {
+        if (done()) return true;
+        cancelled = hung_.load(); // another waiter found the queue hung
+        return cancelled;
+    };
+    bool in_time = true;
+    if (!event_) {
+        // Spin briefly (small copies finish in microseconds), then sleep.
+        for (int i = 0; i < 200 && !done(); ++i)
+            std::this_thread::yield();
+        in_time = poll_until(finished, deadline);
+    } else {
+        // Slices of 1 ms: a signal that another thread's wait took (one
+        // event serves every job of the queue) delays this one that long
+        // at most; the fence word decides, never the wake-up alone.
+        while (!finished()) {
+            if (std::chrono::steady_clock::now() > deadline) {
+                in_time = false;
+                break;
+            }
+            (void)hsaKmtWaitOnEvent(event_, 1);
+        }
+    }
     if (cancelled) return kmd::Status::fail(ECANCELED, "kfd SDMA queue(hung)");
     if (!in_time) {
         hung_ = true;

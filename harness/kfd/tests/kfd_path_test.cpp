@@ -133,6 +133,40 @@ TEST_CASE("KFD session, topology and one SDMA user queue per GPU", "[kfd][sim]")
     }
 }
 
+// How SdmaQueue's waits sleep (and ROCr's interrupt signals): a job writes
+// the event's mailbox slot with its id, then TRAPs with that id; the kernel
+// sets the event only for a written slot (kfd_signal_event_interrupt).
+TEST_CASE("A job's TRAP wakes hsaKmtWaitOnEvent when it wrote the event's mailbox, and not "
+          "otherwise",
+          "[kfd][sim]") {
+    World &w = World::get();
+    REQUIRE(w.status.ok());
+    for (size_t i = 0; i < w.gpus.size(); ++i) {
+        Gpu &g = w.gpus[i];
+        INFO("gpu " << i << " node " << g.node);
+        HsaEventDescriptor desc{};
+        desc.EventType = HSA_EVENTTYPE_SIGNAL;
+        desc.NodeId = g.node;
+        HsaEvent *ev = nullptr;
+        REQUIRE(hsaKmtCreateEvent(&desc, false, false, &ev) == HSAKMT_STATUS_SUCCESS);
+        REQUIRE(ev->EventData.HWData2 != 0);
+        const auto id = static_cast<uint32_t>(ev->EventId);
+        std::vector<uint32_t> dw;
+        REQUIRE(sdma::trap(dw, g.gen, id) == sdma::Error::none);
+        REQUIRE(g.queue->run(dw, g.queue->default_timeout_ns()).ok());
+        CHECK(hsaKmtWaitOnEvent(ev, 50) == HSAKMT_STATUS_WAIT_TIMEOUT); // slot never written
+        dw.clear();
+        REQUIRE(sdma::fence(dw, g.gen, ev->EventData.HWData2, id) == sdma::Error::none);
+        REQUIRE(sdma::trap(dw, g.gen, id) == sdma::Error::none);
+        uint64_t seq = 0;
+        REQUIRE(g.queue->submit(dw, seq).ok());
+        CHECK(hsaKmtWaitOnEvent(ev, 5000) == HSAKMT_STATUS_SUCCESS);
+        CHECK(g.queue->wait(seq, g.queue->default_timeout_ns()).ok());
+        CHECK(hsaKmtWaitOnEvent(ev, 0) == HSAKMT_STATUS_WAIT_TIMEOUT); // auto-reset
+        CHECK(hsaKmtDestroyEvent(ev) == HSAKMT_STATUS_SUCCESS);
+    }
+}
+
 TEST_CASE("VRAM on each GPU: host -> VRAM -> host byte-exact on its own queue", "[kfd][sim]") {
     World &w = World::get();
     REQUIRE(w.status.ok());

@@ -9,6 +9,7 @@ constexpr uint32_t kOpNop = 0;
 constexpr uint32_t kOpCopy = 1;
 constexpr uint32_t kOpWrite = 2;
 constexpr uint32_t kOpFence = 5;
+constexpr uint32_t kOpTrap = 6;
 constexpr uint32_t kOpPollRegmem = 8;
 constexpr uint32_t kOpConstFill = 11;
 constexpr uint32_t kOpTimestamp = 13;
@@ -164,6 +165,13 @@ Error fence(std::vector<uint32_t> &ib, Generation g, uint64_t addr, uint32_t val
     uint32_t h = header(kOpFence, 0);
     if (g != Generation::v4) h |= kFenceMtypeUc;
     ib.insert(ib.end(), {h, lo(addr), hi(addr), value});
+    return Error::none;
+}
+
+Error trap(std::vector<uint32_t> &ib, Generation, uint32_t int_context) {
+    // SDMA_PKT_TRAP_INT_CONTEXT: bits 0..27.
+    if (int_context > 0x0fffffff) return Error::bad_argument;
+    ib.insert(ib.end(), {header(kOpTrap, 0), int_context});
     return Error::none;
 }
 

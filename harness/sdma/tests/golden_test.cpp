@@ -179,6 +179,16 @@ TEST_CASE("FENCE golden dwords: v4 plain, v5+ mtype UC", "[sdma][fence]") {
     }
 }
 
+TEST_CASE("TRAP golden dwords: opcode 6 and a 28-bit context", "[sdma][trap]") {
+    for (Generation g : kAll) {
+        V ib;
+        REQUIRE(sdma::trap(ib, g, 0x0abcdef) == Error::none);
+        CHECK(ib == V{0x00000006, 0x0abcdef});
+        CHECK(sdma::trap(ib, g, 0x10000000) == Error::bad_argument);
+        CHECK(ib.size() == 2u);
+    }
+}
+
 TEST_CASE("NOP: burst count and single NOPs", "[sdma][nop]") {
     for (Generation g : kAll) {
         V ib;

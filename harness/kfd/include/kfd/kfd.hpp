@@ -112,8 +112,12 @@ class Memory {
 // a ring and a fence word in host memory mapped onto that node, the doorbell
 // libhsakmt mapped. submit() appends packets plus a FENCE writing the job's
 // sequence number, then writes the 64-bit byte count to the wptr and rings the
-// doorbell (GFX9+ SDMA user queues take a monotonic byte count); wait() polls
-// the fence word. Jobs on one queue complete in order.
+// doorbell (GFX9+ SDMA user queues take a monotonic byte count). Each job
+// then writes the queue's KFD signal event's mailbox and raises a TRAP with
+// its id, as ROCr's SDMA blit does for an interrupt signal, so wait() sleeps
+// in hsaKmtWaitOnEvent until a job completes instead of polling the fence
+// word on a timer (where the event cannot be made, it polls). Jobs on one
+// queue complete in order.
 class SdmaQueue {
   public:
     static constexpr uint64_t kRingBytes = 256 * 1024;
@@ -163,6 +167,7 @@ class SdmaQueue {
     uint32_t node_ = 0;
     sdma::Generation gen_ = sdma::Generation::v4;
     std::unique_ptr<Memory> ring_, fence_;
+    HsaEvent *event_ = nullptr; // signalled by every job's TRAP; null: poll
     HsaQueueResource res_{};
     bool created_ = false;
     std::mutex mu_;

@@ -71,6 +71,11 @@ uint64_t copy_linear_split_dwords(Generation g, uint64_t bytes, uint64_t max_per
 // as sdma_v5_*_ring_emit_fence does).
 [[nodiscard]] Error fence(std::vector<uint32_t> &ib, Generation g, uint64_t addr, uint32_t value);
 
+// TRAP: raise the engine's interrupt with a 28-bit context (the KFD event
+// id a user queue's waiter sleeps on; sdma_vN_ring_emit_fence writes it with
+// context 0). Two dwords on every generation.
+[[nodiscard]] Error trap(std::vector<uint32_t> &ib, Generation g, uint32_t int_context);
+
 // NOP of `dwords` total dwords (>= 1) as one burst NOP: header COUNT =
 // dwords-1 following dwords to skip (the engine needs firmware feature
 // version >= 20 for burst NOP; see nop_single for older firmware).
