@@ -43,6 +43,16 @@ template <typename F> kmd::Status alloc_call(const char *name, F &&f) {
     return from_hsakmt(st, e, name);
 }
 
+// libhsakmt 5.2.3 keeps its events page (the mailboxes of signal events)
+// across hsaKmtCloseKFD: clear_events_page() runs only in a forked child
+// (openclose.c). An event made after KFD was closed and opened again names a
+// mailbox in a page the new KFD process never mapped, and a job's FENCE there
+// is a GPU page fault. So once a Session has closed after an event existed,
+// queues made later poll their fence instead (SdmaQueue). Process-wide
+// because libhsakmt's page is.
+std::atomic<bool> g_events_made{false};
+std::atomic<bool> g_closed_after_events{false};
+
 } // namespace
 
 kmd::Status from_hsakmt(HSAKMT_STATUS st, int saved_errno, const char *name) {
@@ -93,7 +103,10 @@ kmd::Status Session::open(std::unique_ptr<Session> &out) {
 
 Session::~Session() {
     if (acquired_) hsaKmtReleaseSystemProperties();
-    if (open_) hsaKmtCloseKFD();
+    if (open_) {
+        hsaKmtCloseKFD();
+        if (g_events_made.load()) g_closed_after_events = true;
+    }
 }
 
 kmd::Status Memory::alloc_vram(uint32_t node, uint64_t bytes, bool host_access,
@@ -244,13 +257,21 @@ kmd::Status SdmaQueue::create(uint32_t node, sdma::Generation gen,
     q->created_ = true;
     // An auto-reset signal event: each TRAP sets it, each wait that sees it
     // set clears it. Without one the waits poll (the kernel may refuse: a
-    // full event table answers -ENOSPC).
+    // full event table answers -ENOSPC; or libhsakmt's events page is stale,
+    // see g_closed_after_events).
     HsaEventDescriptor desc{};
     desc.EventType = HSA_EVENTTYPE_SIGNAL;
     desc.NodeId = node;
-    if (hsaKmtCreateEvent(&desc, false, false, &q->event_) != HSAKMT_STATUS_SUCCESS || !q->event_ ||
-        !q->event_->EventData.HWData2)
+    if (!g_closed_after_events.load() &&
+        hsaKmtCreateEvent(&desc, false, false, &q->event_) == HSAKMT_STATUS_SUCCESS && q->event_) {
+        g_events_made = true;
+        if (!q->event_->EventData.HWData2) {
+            hsaKmtDestroyEvent(q->event_);
+            q->event_ = nullptr;
+        }
+    } else {
         q->event_ = nullptr;
+    }
     const std::optional<uint64_t> ms = kmd::sdma_job_timeout_ms();
     q->timeout_ns_ = std::max(ms.value_or(kNoTimeoutMs), kMinTimeoutMs) * 1000 * 1000;
     out = std::move(q);
