@@ -149,14 +149,17 @@ TEST_CASE("A job's TRAP wakes hsaKmtWaitOnEvent when it wrote the event's mailbo
         desc.NodeId = g.node;
         HsaEvent *ev = nullptr;
         REQUIRE(hsaKmtCreateEvent(&desc, false, false, &ev) == HSAKMT_STATUS_SUCCESS);
-        REQUIRE(ev->EventData.HWData2 != 0);
+        // Copied out: libhsakmt's event structs are packed, so HWData2 may be
+        // misaligned for a reference (UBSan).
+        const uint64_t mailbox = ev->EventData.HWData2;
+        REQUIRE(mailbox != 0);
         const auto id = static_cast<uint32_t>(ev->EventId);
         std::vector<uint32_t> dw;
         REQUIRE(sdma::trap(dw, g.gen, id) == sdma::Error::none);
         REQUIRE(g.queue->run(dw, g.queue->default_timeout_ns()).ok());
         CHECK(hsaKmtWaitOnEvent(ev, 50) == HSAKMT_STATUS_WAIT_TIMEOUT); // slot never written
         dw.clear();
-        REQUIRE(sdma::fence(dw, g.gen, ev->EventData.HWData2, id) == sdma::Error::none);
+        REQUIRE(sdma::fence(dw, g.gen, mailbox, id) == sdma::Error::none);
         REQUIRE(sdma::trap(dw, g.gen, id) == sdma::Error::none);
         uint64_t seq = 0;
         REQUIRE(g.queue->submit(dw, seq).ok());
