@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 using namespace peer;
 
@@ -170,29 +171,21 @@ extern "C" hipError_t peerGetCopyPacketMax(int device, size_t *bytes) {
 
 namespace {
 
-// Whether [va, va + bytes) can be reached through a CPU mapping: always on
-// the DRM path (the BO is mapped on demand); on the KFD path when the
-// allocation was made with host access (a large-BAR owner), and otherwise
-// the owner's engine moves the bytes through host memory (CONTRACT.md §7).
-// An unknown range answers yes: with_cpu_mapping then refuses it.
-bool cpu_reachable(Runtime &rt, uint64_t va, size_t bytes) {
-    if (!rt.kfd()) return true;
-    std::lock_guard lock(rt.mu);
-    const auto *entry = rt.table.find_range(va, bytes);
-    return !entry || (entry->data->kmem && entry->data->kmem->cpu());
-}
-
-// Calls `use(at)` with the CPU address of [va, va + bytes) in its BO's
-// mapping (on the KFD path, libhsakmt's), under the runtime lock (a racing
-// hipFree must not unmap it).
-template <class Use> hipError_t with_cpu_mapping(Runtime &rt, uint64_t va, size_t bytes, Use use) {
+// Calls `use(at)` with the CPU address of [va, va + bytes) in its
+// allocation's CPU mapping, under the runtime lock (a racing hipFree must not
+// unmap it): the BO's on the DRM path (mapped on demand), libhsakmt's on the
+// KFD path. nullopt when the allocation has none (KFD path, small-BAR owner:
+// the caller moves the bytes with the owner's engine instead, CONTRACT.md §7);
+// hipErrorInvalidValue for a range no live allocation holds.
+template <class Use>
+std::optional<hipError_t> with_cpu_mapping(Runtime &rt, uint64_t va, size_t bytes, Use use) {
     std::lock_guard lock(rt.mu);
     const auto *entry = rt.table.find_range(va, bytes);
     if (!entry) return hipErrorInvalidValue;
     void *cpu = nullptr;
     if (const auto &k = entry->data->kmem) {
         cpu = k->cpu();
-        if (!cpu) return hipErrorInvalidValue; // cpu_reachable said no
+        if (!cpu) return std::nullopt;
     } else if (kmd::Status s = entry->data->bo->cpu_map(&cpu); !s) {
         record_kernel_error(s);
         return hipErrorUnknown;
@@ -201,18 +194,19 @@ template <class Use> hipError_t with_cpu_mapping(Runtime &rt, uint64_t va, size_
     return hipSuccess;
 }
 
-// peerCpuRead: the CPU mapping of the allocation; where it has none (KFD
-// path, small BAR) the owner's engine moves the bytes to host memory
-// instead. cpu_write is the other direction.
+// peerCpuRead: the CPU mapping of the allocation; where it has none the
+// owner's engine moves the bytes to host memory. cpu_write is the other
+// direction.
 hipError_t cpu_read(const void *device_ptr, void *host, size_t bytes) {
     Runtime *rt = nullptr;
     if (hipError_t e = prologue(rt); e != hipSuccess) return e;
     if (!host || !device_ptr) return hipErrorInvalidValue;
     if (bytes == 0) return hipSuccess;
     const uint64_t va = addr(device_ptr);
-    if (!cpu_reachable(*rt, va, bytes))
-        return host_transfer(*rt, va, host, bytes, Direction::to_host);
-    return with_cpu_mapping(*rt, va, bytes, [&](uint8_t *at) { std::memcpy(host, at, bytes); });
+    if (auto e =
+            with_cpu_mapping(*rt, va, bytes, [&](uint8_t *at) { std::memcpy(host, at, bytes); }))
+        return *e;
+    return host_transfer(*rt, va, host, bytes, Direction::to_host);
 }
 
 // A single host buffer as pieces; a NULL one as an invalid list, so it is
@@ -234,13 +228,11 @@ hipError_t cpu_compare(const void *device_ptr, const HostSpans &expected, int *e
     if (bytes == 0) return hipSuccess;
     const uint64_t va = addr(device_ptr);
     bool same = false;
-    const hipError_t e = !cpu_reachable(*rt, va, bytes)
-                             ? host_compare(*rt, va, expected, same)
-                             : with_cpu_mapping(*rt, va, bytes, [&](uint8_t *at) {
-                                   same = expected.equal(0, at, bytes);
-                               });
-    if (e == hipSuccess) *equal = same ? 1 : 0;
-    return e;
+    std::optional<hipError_t> e =
+        with_cpu_mapping(*rt, va, bytes, [&](uint8_t *at) { same = expected.equal(0, at, bytes); });
+    if (!e) e = host_compare(*rt, va, expected, same);
+    if (*e == hipSuccess) *equal = same ? 1 : 0;
+    return *e;
 }
 
 hipError_t cpu_write(void *device_ptr, const HostSpans &from) {
@@ -250,8 +242,9 @@ hipError_t cpu_write(void *device_ptr, const HostSpans &from) {
     const size_t bytes = from.total();
     if (bytes == 0) return hipSuccess;
     const uint64_t va = addr(device_ptr);
-    if (!cpu_reachable(*rt, va, bytes)) return host_write(*rt, va, from);
-    return with_cpu_mapping(*rt, va, bytes, [&](uint8_t *at) { from.copy_to(0, at, bytes); });
+    if (auto e = with_cpu_mapping(*rt, va, bytes, [&](uint8_t *at) { from.copy_to(0, at, bytes); }))
+        return *e;
+    return host_write(*rt, va, from);
 }
 
 } // namespace
