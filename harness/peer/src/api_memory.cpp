@@ -32,7 +32,7 @@ hipError_t malloc_kfd(Runtime &rt, int c, size_t size, uint64_t bytes, void **pt
     if (kmd::Status s = kfd::Memory::alloc_vram(node.node, bytes, !node.small_bar, a->kmem); !s)
         return fail(s);
     a->base = a->kmem->va();
-    const uint32_t own[] = {rt.device(c).node.node};
+    const uint32_t own[] = {node.node};
     if (kmd::Status s = a->kmem->map_to(own); !s) return fail(s);
     std::lock_guard lock(rt.mu);
     for (int p = 0; p < rt.count(); ++p) {
