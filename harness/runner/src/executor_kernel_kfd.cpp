@@ -107,8 +107,7 @@ std::string mmio_peer_map(KernelSteps &k, int owner, int mapper, const std::stri
 } // namespace
 
 std::string Interpreter::kernel_kfd(const Step &s) {
-    if (!kernel_) kernel_ = std::make_unique<KernelState>();
-    KernelSteps k(*kernel_);
+    KernelSteps k(kernel_state());
     const int owner = int(num(s, "device", 0));
     const int mapper = int(num(s, "peer", 0));
     const uint64_t bytes = uint64_t(num(s, "bytes", 64 * 1024));
