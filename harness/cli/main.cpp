@@ -5,6 +5,7 @@
 #include "lab_options.hpp"
 #include "reexec.hpp"
 #include "runner/detect.hpp"
+#include "runner/differential.hpp"
 #include "runner/results_dir.hpp"
 #include "runner/run.hpp"
 #include "subcommands.hpp"
@@ -66,6 +67,23 @@ int on_machine(CliOptions &o, const Invocation &inv) {
     return -1;
 }
 
+// Which HIP runtime the instances call, on which GPUs; shared by `run` and
+// `differential` (which sets them for its two child runs).
+void add_runtime_options(CLI::App &sub, CliOptions &o) {
+    sub.add_option("--runtime", o.runtime,
+                   "HIP runtime the instances call: harness (its own peer API, default) or rocm "
+                   "(ROCm's libamdhip64.so.5, loaded at run time; PEER_HARNESS_ROCM_HIP names "
+                   "another file)")
+        ->check(CLI::IsMember({"harness", "rocm"}));
+    sub.add_option("--devices", o.s.devices,
+                   "run on these GPUs only (KFD indexes, comma-separated), numbered from 0 in "
+                   "that order")
+        ->delimiter(',');
+    sub.add_flag("--record-answers", o.s.record_answers,
+                 "record every step's answer in the journal (differential runs)")
+        ->group("");
+}
+
 void run_options(CLI::App &sub, CliOptions &o) {
     runner::RunSettings &s = o.s;
     add_case_options(sub, o);
@@ -96,6 +114,7 @@ void run_options(CLI::App &sub, CliOptions &o) {
     sub.add_option("--faults", s.faults,
                    "with --machine: simulator fault scenario (fixtures/faults/*.yaml)");
     sub.add_flag("--sync", s.sync, "fdatasync every journal line (machines that may hard-hang)");
+    add_runtime_options(sub, o);
     sub.allow_extras();
     add_lab_run_options(sub, o);
 }
@@ -150,6 +169,40 @@ void compare_options(CLI::App &sub, CliOptions &o) {
                    "percent a copy step's GB/s may move before it counts as a change; a "
                    "slowdown beyond it gates (default 10)")
         ->check(CLI::Range(0.0, 1000.0));
+}
+
+void differential_options(CLI::App &sub, CliOptions &o) {
+    add_case_options(sub, o);
+    sub.add_option("--jobs,-j", o.s.jobs, "instances at once in each run (default 2)")
+        ->check(CLI::Range(1, 256));
+    sub.add_option("--results", o.differential.results,
+                   "where the two runs and the table go (default ./peer-differential)");
+    sub.add_option("--timeout", o.s.timeout_s, "per-instance timeout in seconds");
+    sub.add_option("--faults", o.s.faults,
+                   "with --machine: a fault scenario both runtimes run under");
+    sub.add_flag("--compare-only", o.differential.compare_only,
+                 "compare the two runs already in --results again");
+    sub.allow_extras();
+}
+
+int differential(CliOptions &o, const Invocation &inv) {
+    o.s.catch_args = inv.sub.remaining();
+    if (o.s.jobs == 1 && inv.sub.count("--jobs") == 0) o.s.jobs = 2;
+    // The HIP-level case files: the kernel-contract ones call no runtime.
+    if (inv.sub.count("--cases") == 0) o.s.case_paths = {PEER_HARNESS_DEFAULT_CASES};
+    return runner::differential_command(o.s, o.differential);
+}
+
+// For differential: ROCm's GPUs as KFD indexes, under the simulator it asks for.
+void rocm_devices_options(CLI::App &sub, CliOptions &o) {
+    sub.group("");
+    sub.add_option("--machine", o.s.machine, "simulated machine");
+    sub.add_option("--faults", o.s.faults, "fault scenario");
+}
+
+int rocm_devices(CliOptions &o, const Invocation &inv) {
+    if (int rc = on_machine(o, inv); rc >= 0) return rc;
+    return runner::rocm_devices_command(std::cout);
 }
 
 int compare(CliOptions &o, const Invocation &) {
@@ -231,6 +284,11 @@ constexpr Subcommand kSubcommands[] = {
     {"detect", "run the suite faithful and once per fault scenario; table of what was caught",
      detect_options, detect},
     {"compare", "new failures and fixes between two results directories", compare_options, compare},
+    {"differential",
+     "run the HIP-level cases through the harness and through ROCm's HIP; table of every step "
+     "whose answers differ",
+     differential_options, differential},
+    {"rocm-devices", "internal: ROCm's GPUs as KFD indexes", rocm_devices_options, rocm_devices},
     {"kfd-map-probe", "internal: map one GPU's MMIO remap page onto another (raw KFD ioctls)",
      kfd_map_probe_options, kfd_map_probe},
     {"kfd-topology-dump", "internal: print every file under the KFD topology in sysfs",
@@ -244,6 +302,7 @@ constexpr Subcommand kSubcommands[] = {
 // absolute paths (--resume may be started from another directory).
 void settle_paths(CliOptions &o) {
     runner::RunSettings &s = o.s;
+    s.runtime = o.runtime == "rocm" ? runner::RuntimeKind::rocm : runner::RuntimeKind::harness;
     s.depth = o.depth == "full" ? harness::cases::Depth::full : harness::cases::Depth::quick;
     // The default suite: the HIP-level cases and the kernel-contract ones.
     if (s.case_paths.empty())

@@ -9,6 +9,7 @@
 #include "lab/bisect.hpp"
 #include "lab/commands.hpp"
 #include "report/compare.hpp"
+#include "runner/differential.hpp"
 #include "runner/settings.hpp"
 
 #include <CLI/CLI.hpp>
@@ -33,14 +34,16 @@ struct LabCli {
 struct CliOptions {
     runner::RunSettings s;
     std::string depth = "quick";
-    std::string dir;        // summary, timing, baseline, html: the results directory
-    std::string faults_dir; // detect
+    std::string runtime = "harness"; // run, differential
+    std::string dir;                 // summary, timing, baseline, html: the results directory
+    std::string faults_dir;          // detect
     std::string compare_before, compare_after;
     double bandwidth_threshold = report::kDefaultBandwidthThresholdPct;
     int probe_owner = -1, probe_mapper = -1; // kfd-map-probe
     std::string timing_by;
     size_t timing_top = 20;
     LabCli lab;
+    runner::DifferentialOptions differential;
 };
 
 // The parsed subcommand and the command line it came from (for commands that

@@ -36,6 +36,35 @@ void Topology::set(int a, int b, LinkType t, bool can) {
     direct[static_cast<size_t>(a * device_count + b)] = can;
 }
 
+std::optional<Topology> subset(const Topology &t, const std::vector<int> &keep) {
+    const int n = static_cast<int>(keep.size());
+    for (int i = 0; i < n; ++i) {
+        if (keep[i] < 0 || keep[i] >= t.device_count) return std::nullopt;
+        for (int j = 0; j < i; ++j)
+            if (keep[j] == keep[i]) return std::nullopt;
+    }
+    Topology out = Topology::make(n);
+    out.source = t.source;
+    for (int i = 0; i < n; ++i) {
+        const auto from = static_cast<size_t>(keep[i]);
+        if (from < t.names.size()) out.names[i] = t.names[from];
+        if (from < t.small_bar.size()) out.small_bar[i] = t.small_bar[from];
+        if (from < t.cpu_link.size()) out.cpu_link[i] = t.cpu_link[from];
+        if (from < t.sdma_xgmi_engines.size()) out.sdma_xgmi_engines[i] = t.sdma_xgmi_engines[from];
+        for (int j = 0; j < n; ++j)
+            if (i != j)
+                out.set(i, j, t.link_type(keep[i], keep[j]), t.can_access(keep[i], keep[j]));
+    }
+    if (t.knows_register_bar()) {
+        out.register_bar.assign(static_cast<size_t>(n * n), false);
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j)
+                out.register_bar[static_cast<size_t>(i * n + j)] =
+                    t.register_bar[static_cast<size_t>(keep[i] * t.device_count + keep[j])];
+    }
+    return out;
+}
+
 namespace {
 
 struct PairRule {

@@ -104,6 +104,12 @@ nlohmann::json to_json(const InstanceRecord &r) {
             t.push_back({x.step, x.ms});
         j["step_ms"] = t;
     }
+    if (!r.answers.empty()) {
+        nlohmann::json a = nlohmann::json::array();
+        for (const auto &x : r.answers)
+            a.push_back({x.step, x.answer});
+        j["answers"] = a;
+    }
     return j;
 }
 
@@ -113,6 +119,15 @@ std::vector<StepTime> step_times_from_json(const nlohmann::json &j) {
     for (const auto &e : j)
         if (e.is_array() && e.size() == 2 && e[0].is_number_integer() && e[1].is_number())
             out.push_back({e[0].get<int>(), e[1].get<double>()});
+    return out;
+}
+
+std::vector<StepAnswer> step_answers_from_json(const nlohmann::json &j) {
+    std::vector<StepAnswer> out;
+    if (!j.is_array()) return out;
+    for (const auto &e : j)
+        if (e.is_array() && e.size() == 2 && e[0].is_number_integer() && e[1].is_string())
+            out.push_back({e[0].get<int>(), e[1].get<std::string>()});
     return out;
 }
 
@@ -153,6 +168,7 @@ std::optional<InstanceRecord> record_from_json(const nlohmann::json &j, std::str
         for (const auto &c : j["copies"])
             r.copies.push_back(copy_from_json(c));
     if (j.contains("step_ms")) r.step_times = step_times_from_json(j["step_ms"]);
+    if (j.contains("answers")) r.answers = step_answers_from_json(j["answers"]);
     return r;
 }
 

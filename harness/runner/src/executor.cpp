@@ -1,6 +1,7 @@
 #include "runner/executor.hpp"
 
 #include "executor_impl.hpp"
+#include "rocm_steps.hpp"
 
 #include "cases/hip_codes.hpp"
 #include "cases/pattern.hpp"
@@ -31,7 +32,7 @@ nlohmann::json Interpreter::run() {
     // An instance of a `path` axis must run on that path; the process's path
     // was fixed by its first peer call (CONTRACT.md §7), so say so if it is
     // another one rather than pass on the wrong path.
-    if (auto it = in_.words.find("path"); it != in_.words.end()) {
+    if (auto it = in_.words.find("path"); it != in_.words.end() && harness_runtime()) {
         const char *got = peerKernelPath();
         out["kernel_path"] = got ? got : "invalid";
         if (!got || it->second != got) {
@@ -50,28 +51,50 @@ nlohmann::json Interpreter::run() {
     // Wall time of each step that ran, failing one included: where an
     // instance's time goes (report::StepTime). Microseconds are plenty.
     nlohmann::json step_ms = nlohmann::json::array();
+    std::string ended; // ROCm's runtime cannot go on past a step (rocm_steps.hpp)
     for (const auto &step : in_.kase->steps) {
         ++index;
         if (!in_.runs(step)) continue;
+        if (!ended.empty()) { // counted as steps of the case, not compared
+            answers_.push_back({index, ended});
+            continue;
+        }
         ++ran;
         step_index_ = index;
-        peerClearLastKernelError();
+        // A differential run's trace: a crash inside this step is attributed
+        // to it from the instance's log (differential.hpp, crashed_step_of).
+        if (ws_.record_answers()) std::fprintf(stderr, "step %d\n", index);
+        if (harness_runtime()) peerClearLastKernelError();
         const auto began = std::chrono::steady_clock::now();
-        std::string failure = execute(step);
+        answer_.clear();
+        current_ = &step;
+        const RocmStep policy = harness_runtime() ? RocmStep{} : rocm_step(step.spec->kind);
+        std::string failure;
+        if (policy.action == RocmStep::Action::run) failure = execute(step);
         const std::chrono::duration<double, std::milli> took =
             std::chrono::steady_clock::now() - began;
         step_ms.push_back({index, std::round(took.count() * 1000) / 1000});
+        if (policy.action != RocmStep::Action::run)
+            answer_ = std::string(kNotComparable) + policy.reason;
+        else if (answer_.empty())
+            answer_ = failure.empty() ? "ok" : "failed";
+        answers_.push_back({index, answer_});
+        if (ws_.record_answers()) std::fprintf(stderr, "answer %d: %s\n", index, answer_.c_str());
+        if (policy.action == RocmStep::Action::end || ends_comparison_)
+            ended = std::string(kNotComparable) +
+                    "follows a step ROCm's runtime cannot take on the simulator";
         if (failure.empty()) continue;
         out["failures"].push_back({{"step", index},
                                    {"file", step.at.file},
                                    {"line", step.at.line},
                                    {"message", std::string(step.spec->name) + ": " + failure},
                                    {"doc", step.doc}});
-        const char *k = peerLastKernelError();
+        const char *k = harness_runtime() ? peerLastKernelError() : nullptr;
         if (k && *k) out["kernel_errors"].push_back(k);
         break;
     }
     out["steps_run"] = ran;
+    if (ws_.record_answers()) out["answers"] = answers_;
     if (!step_ms.empty()) out["step_ms"] = std::move(step_ms);
     if (!copies_.empty()) out["copies"] = copies_;
     out["status"] = out["failures"].empty() ? "pass" : "fail";
@@ -284,7 +307,7 @@ std::string Interpreter::device_synchronize(const Step &s) {
 
 std::string Interpreter::set_copy_packet_max(const Step &s) {
     // The runner's fresh state restores the default between instances
-    // (fresh_state.cpp), so a case never leaks its packet size.
+    // (Runtime::restore_fresh_state), so a case never leaks its packet size.
     const int d = static_cast<int>(num(s, "device", 0));
     const int64_t bytes = num(s, "bytes", 0);
     return code_check(s, peerSetCopyPacketMax(d, static_cast<size_t>(bytes)),
@@ -383,7 +406,18 @@ bool executes_step(cases::StepKind kind) {
 
 nlohmann::json execute_instance(const cases::Instance &instance, const cases::Topology &topology,
                                 Workspace &workspace) {
-    return detail::Interpreter(instance, topology, workspace).run();
+    std::string error;
+    const Runtime *rt = workspace.runtime(error);
+    if (!rt)
+        return {{"status", "fail"},
+                {"steps_run", 0},
+                {"failures",
+                 {{{"step", 0},
+                   {"file", instance.kase->at.file},
+                   {"line", instance.kase->at.line},
+                   {"message", error},
+                   {"doc", ""}}}}};
+    return detail::Interpreter(instance, topology, workspace, *rt).run();
 }
 
 std::string kernel_path_of(const cases::Instance &instance) {

@@ -101,8 +101,9 @@ std::string Interpreter::memset_bytes(const Step &s) {
     hipStream_t st = nullptr;
     if (async)
         if (auto m = stream_of(s, st); !m.empty()) return m;
-    const hipError_t e =
-        async ? hipMemsetAsync(dst.ptr, value, n, st) : hipMemset(dst.ptr, value, n);
+    const hipError_t e = rocclr_fill(dst.ptr, value, n, async) ? hipSuccess
+                         : async ? hipMemsetAsync(dst.ptr, value, n, st)
+                                 : hipMemset(dst.ptr, value, n);
     const std::string call =
         fmt::format("{}(dst, {}, {}{})", async ? "hipMemsetAsync" : "hipMemset", value, n,
                     async ? ", " + word(s, "stream", "null") : "");

@@ -9,7 +9,9 @@
 #include "cases/topology.hpp"
 #include "expected_contents.hpp"
 #include "pattern_cache.hpp"
+#include "rocm_steps.hpp"
 #include "runner/workspace.hpp"
+#include "runtime.hpp"
 
 #include <peer/hip_peer.h>
 #include <peer/peer_debug.h>
@@ -70,8 +72,10 @@ struct KernelState; // executor_kernel.hpp: DRM files and objects of kernel_* st
 
 class Interpreter {
   public:
-    // `ws` outlives the interpreter: the buffers' expected bytes go back to it.
-    Interpreter(const Instance &in, const Topology &t, Workspace &ws);
+    // `ws` outlives the interpreter: the buffers' expected bytes go back to
+    // it. `rt` is the HIP runtime the steps call (the harness's, or ROCm's in
+    // a differential run).
+    Interpreter(const Instance &in, const Topology &t, Workspace &ws, const Runtime &rt);
     // Releases a held stream and destroys the case's stream
     // (executor_streams.cpp); the kernel steps' DRM files close with kernel_.
     ~Interpreter();
@@ -89,6 +93,48 @@ class Interpreter {
     const Instance &in_;
     const Topology &topo_;
     Workspace &ws_;
+    const Runtime &rt_;
+
+    // Every HIP call of a step goes to the process's runtime: a member of
+    // the same name per entry of PEER_RUNNER_HIP_CALLS hides the global
+    // declaration inside the interpreter.
+#define PEER_RUNNER_HIP_MEMBER(ret, name, params, args)                                            \
+    ret name params const {                                                                        \
+        return rt_.hip().name args;                                                                \
+    }
+    PEER_RUNNER_HIP_CALLS(PEER_RUNNER_HIP_MEMBER)
+#undef PEER_RUNNER_HIP_MEMBER
+    // The harness's debug API (peer_debug.h) exists only in its own runtime.
+    bool harness_runtime() const {
+        return rt_.kind() == RuntimeKind::harness;
+    }
+
+    // Each step's answer, for differential runs (differential.hpp): the code
+    // of the call it checked, else "ok" / "failed", or why ROCm's runtime
+    // could not take it.
+    nlohmann::json answers_ = nlohmann::json::array();
+    std::string answer_; // the step being executed
+    // A code's name as both runtimes print it: the case language's name, or
+    // the runtime's own (hipGetErrorName) for a code the cases never expect.
+    std::string answer_name(hipError_t e) const {
+        std::string n = hip_code_name(e);
+        if (n.rfind("hipError(", 0) != 0) return n;
+        const char *own = hipGetErrorName(e);
+        return own && std::string(own).rfind("hipError", 0) == 0 ? own : n;
+    }
+    const Step *current_ = nullptr;
+    // Set by a step that ROCm's runtime took only in part (an asynchronous
+    // copy or fill ROCclr would run as its own kernel): the rest of the
+    // instance is not compared.
+    bool ends_comparison_ = false;
+    // ROCm's runtime on the simulator: a copy or fill that ROCclr runs as its
+    // own kernel (same-device copies, fills of device memory; hipMemset and
+    // D2D hipMemcpy) cannot run there. When the step expects success it is
+    // done through host copies instead and its answer is not comparable
+    // (executor_rocm.cpp). true when it was.
+    bool rocclr_fill(void *dst, int value, size_t n, bool async);
+    bool rocclr_copy(void *dst, const void *src, size_t n, bool async);
+    Buffer *device_buffer_at(const void *p);
     std::map<std::string, Buffer> buffers_;
     std::map<std::string, int64_t> sizes_;  // NAME.bytes
     std::set<std::pair<int, int>> enabled_; // (current device, peer) as this case enabled
@@ -166,7 +212,8 @@ class Interpreter {
         }
         return r;
     }
-    std::string code_check(const Step &s, hipError_t got, const std::string &call) const {
+    std::string code_check(const Step &s, hipError_t got, const std::string &call) {
+        if (answer_.rfind(kNotComparable, 0) != 0) answer_ = answer_name(got);
         if (static_cast<int>(got) == s.expect) return {};
         return fmt::format("{} returned {}, expected {}", call, hip_code_name(got), s.expect_name);
     }
@@ -186,8 +233,9 @@ class Interpreter {
         bool known = false;
         uint64_t vram = 0, gtt = 0;
     };
-    static Placement placement_of(int device) {
+    Placement placement_of(int device) const {
         Placement p;
+        if (!harness_runtime()) return p; // fdinfo through the harness's own files
         p.known = peerGetDeviceMemoryUsage(device, &p.vram, &p.gtt) == hipSuccess;
         return p;
     }
@@ -208,7 +256,8 @@ class Interpreter {
 
     // Only what a transfer of `bytes` between a and b can touch: the first
     // bytes of both staging buffers and of their bounce buffers (both slots).
-    static void poison(int a, int b, size_t bytes) {
+    void poison(int a, int b, size_t bytes) const {
+        if (!harness_runtime()) return; // ROCm's staging buffers are its own
         peerPoisonStaging(a, b, bytes < SIZE_MAX / 2 ? 2 * bytes : bytes, kPoison);
     }
 
@@ -223,7 +272,9 @@ class Interpreter {
     unsigned expected_kernel_events_ = 0;
 
   public:
-    unsigned expected_kernel_events() const { return expected_kernel_events_; }
+    unsigned expected_kernel_events() const {
+        return expected_kernel_events_;
+    }
 
   private:
     std::string provoke(const Step &s);
@@ -302,7 +353,7 @@ class Interpreter {
 
     // Changes one byte on the device without telling the model: the next
     // verify must notice (proves the guard and payload checks can fail).
-    static std::string corrupt(Buffer &b, bool guard);
+    std::string corrupt(Buffer &b, bool guard) const;
 
     static std::string selftest(const std::string &action);
 

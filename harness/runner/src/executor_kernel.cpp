@@ -41,8 +41,8 @@ void require(const kmd::Status &st, const std::string &what) {
     if (!st.ok()) throw StepError{what + ": " + st.describe()};
 }
 
-Interpreter::Interpreter(const Instance &in, const Topology &t, Workspace &ws)
-    : in_(in), topo_(t), ws_(ws) {}
+Interpreter::Interpreter(const Instance &in, const Topology &t, Workspace &ws, const Runtime &rt)
+    : in_(in), topo_(t), ws_(ws), rt_(rt) {}
 
 KernelFile &KernelSteps::file(int device) {
     if (auto it = k_.files.find(device); it != k_.files.end()) return it->second;

@@ -84,7 +84,7 @@ std::string Interpreter::alloc(const Step &s) {
 
 hipError_t Interpreter::write_expected(const Buffer &b, size_t at, size_t n) {
     const GatheredRange g = expected_pieces(b, at, n);
-    return peerCpuWriteSpans(b.base + at, g.pieces.data(), g.pieces.size());
+    return rt_.write_spans(b.base + at, g.pieces.data(), g.pieces.size());
 }
 
 std::string Interpreter::address_range(const Step &s) {
@@ -142,7 +142,9 @@ std::string Interpreter::memcpy_peer(const Step &s) {
     // path check below, so there the poison could not change a verdict (and
     // for a 64 MiB copy it was up to 48 MiB of memset).
     if (path != "direct" && path != "same_device") poison(sd, dd, n);
-    hipError_t e = hipMemcpyPeer(dst.ptr, dd, src.ptr, sd, n);
+    hipError_t e = dd == sd && rocclr_copy(dst.ptr, src.ptr, n, false)
+                       ? hipSuccess
+                       : hipMemcpyPeer(dst.ptr, dd, src.ptr, sd, n);
     std::string call = fmt::format("hipMemcpyPeer(dst, {}, src, {}, {})", dd, sd, n);
     if (auto m = code_check(s, e, call); !m.empty()) return m;
     if (e != hipSuccess || n == 0) return {};
@@ -156,7 +158,7 @@ std::string Interpreter::memcpy_peer(const Step &s) {
                                   src.buf->guard + static_cast<size_t>(src.offset), n);
         dst.buf->payload_known = dst.buf->payload_known && src.buf->payload_known;
     }
-    if (!path.empty()) {
+    if (!path.empty() && harness_runtime()) { // which path ROCm took, only it knows
         peerCopyPath want = path == "direct"   ? peerCopyPathDirect
                             : path == "staged" ? peerCopyPathStaged
                                                : peerCopyPathSameDevice;
@@ -172,7 +174,8 @@ std::string Interpreter::memcpy_peer(const Step &s) {
 
 void Interpreter::record_copy(int dst_dev, int src_dev) {
     peerCopyTiming t{};
-    if (peerLastCopyTiming(&t) != hipSuccess || t.clock == peerCopyClockNone || t.bytes == 0)
+    if (!harness_runtime() || peerLastCopyTiming(&t) != hipSuccess ||
+        t.clock == peerCopyClockNone || t.bytes == 0)
         return;
     // Asked once per process: the kernel interface, not the environment,
     // says whether these are the simulator's figures (settings.hpp).
@@ -230,7 +233,7 @@ std::string Interpreter::verify(Buffer &b, const std::string &name) {
         }
         int equal = 0;
         const hipError_t e =
-            peerCpuEqualSpans(b.base + from, want.pieces.data(), want.pieces.size(), &equal);
+            rt_.equal_spans(b.base + from, want.pieces.data(), want.pieces.size(), &equal);
         differs = e == hipSuccess && !equal;
         return e;
     };
@@ -271,7 +274,7 @@ std::string Interpreter::verify(Buffer &b, const std::string &name) {
         if (b.host != Buffer::Host::no)
             std::memcpy(got.data(), b.base + at, n);
         else
-            e = peerCpuRead(b.base + at, got.data(), n);
+            e = rt_.read(b.base + at, got.data(), n);
         if (e != hipSuccess)
             return fmt::format("peerCpuRead (CPU mapping) of '{}' returned {}", name,
                                hip_code_name(e));
@@ -373,7 +376,7 @@ std::string Interpreter::raw_write(const Step &s) {
 
 // Changes one byte on the device without telling the model: the next
 // verify must notice (proves the guard and payload checks can fail).
-std::string Interpreter::corrupt(Buffer &b, bool guard) {
+std::string Interpreter::corrupt(Buffer &b, bool guard) const {
     if (guard && b.guard == 0) return "corrupt_guard needs a buffer with guard bytes";
     if (!guard && b.bytes == 0) return "corrupt_payload needs a non-empty buffer";
     const size_t at = guard ? b.guard - 1 : b.guard + b.bytes / 2;

@@ -91,8 +91,9 @@ std::string Interpreter::memcpy_kind(const Step &s) {
     hipStream_t st = nullptr;
     if (async)
         if (auto m = stream_of(s, st); !m.empty()) return m;
-    const hipError_t e = async ? hipMemcpyAsync(dst.ptr, src.ptr, n, kind, st)
-                               : hipMemcpy(dst.ptr, src.ptr, n, kind);
+    const hipError_t e = rocclr_copy(dst.ptr, src.ptr, n, async) ? hipSuccess
+                         : async ? hipMemcpyAsync(dst.ptr, src.ptr, n, kind, st)
+                                 : hipMemcpy(dst.ptr, src.ptr, n, kind);
     const std::string call =
         fmt::format("{}(dst, src, {}, {}{})", async ? "hipMemcpyAsync" : "hipMemcpy", n, kw,
                     async ? ", " + word(s, "stream", "null") : "");

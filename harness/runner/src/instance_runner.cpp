@@ -2,7 +2,6 @@
 
 #include "report/tokens.hpp"
 #include "runner/executor.hpp"
-#include "runner/fresh_state.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -46,6 +45,7 @@ void outcome_into(const ChildOutcome &o, double timeout_s, InstanceRecord &r) {
         for (const auto &c : j.value("copies", nlohmann::json::array()))
             r.copies.push_back(report::copy_from_json(c));
         if (j.contains("step_ms")) r.step_times = report::step_times_from_json(j["step_ms"]);
+        if (j.contains("answers")) r.answers = report::step_answers_from_json(j["answers"]);
         // IGT's kernel-log statuses: an unasked fault or reset fails the
         // instance; a failure with its own amdgpu lines is dmesg-fail too;
         // warnings on a pass make it dmesg-warn.
@@ -121,10 +121,12 @@ void InstanceRunner::launch(size_t index) {
     complain(journal_.start(run.record.index, run.record.name));
     const cases::Instance &in = plan_.instances[index];
     const cases::Topology &topo = plan_.topology;
+    const RuntimeKind runtime = s_.runtime;
+    const bool record = s_.record_answers;
     run.child = std::make_unique<IsolatedChild>(
-        [&in, &topo] {
+        [&in, &topo, runtime, record] {
             use_kernel_path(in);
-            Workspace workspace;
+            Workspace workspace(runtime, record);
             return execute_instance(in, topo, workspace).dump();
         },
         s_.timeout_s, run.log_abs);
@@ -148,7 +150,8 @@ void InstanceRunner::launch_batch(std::vector<size_t> indexes) {
     // Copies: the child uses them after the parent's vectors have moved on.
     // The workspace is made empty here and used only in the child, where it
     // carries memory and patterns from one instance of the batch to the next.
-    work.run = [idx = b.indexes, &plan, ws = std::make_shared<Workspace>()](size_t pos) {
+    auto ws = std::make_shared<Workspace>(s_.runtime, s_.record_answers);
+    work.run = [idx = b.indexes, &plan, ws](size_t pos) {
         // Every instance of a batch has the same path (fill); the first sets it.
         if (pos == 0) use_kernel_path(plan.instances[idx[pos]]);
         return execute_instance(plan.instances[idx[pos]], plan.topology, *ws).dump();
@@ -156,8 +159,8 @@ void InstanceRunner::launch_batch(std::vector<size_t> indexes) {
     work.log_path = [logs = b.log_abs](size_t pos) { return logs[pos]; };
     // A case that faults, hangs or resets on purpose ends its batch: what it
     // did to the device is left to a process exit, as with one per instance.
-    work.between = [idx = b.indexes, &plan](size_t pos) {
-        return !plan.instances[idx[pos]].disruptive && restore_fresh_state();
+    work.between = [idx = b.indexes, &plan, ws](size_t pos) {
+        return !plan.instances[idx[pos]].disruptive && ws->restore_fresh_state();
     };
     b.child = std::make_unique<BatchChild>(work, s_.timeout_s);
     batches_.push_back(std::move(b));

@@ -74,6 +74,15 @@ std::optional<Plan> make_plan(const RunSettings &s, const cases::Topology *saved
             return std::nullopt;
         }
         p.topology = std::get<cases::Topology>(t);
+        if (!s.devices.empty()) { // what a runtime listing only those GPUs sees
+            auto kept = cases::subset(p.topology, s.devices);
+            if (!kept) {
+                std::cerr << "peer-harness: --devices names a GPU the kernel does not show ("
+                          << p.topology.device_count << " GPU(s))\n";
+                return std::nullopt;
+            }
+            p.topology = std::move(*kept);
+        }
         if (!s.manifest.empty()) {
             // Expectations from the manifest, never from the kernel under test;
             // the probe only counts what the kernel shows.
@@ -84,6 +93,15 @@ std::optional<Plan> make_plan(const RunSettings &s, const cases::Topology *saved
             }
             const cases::Topology kfd = p.topology;
             p.topology = manifest::expected_topology(std::get<manifest::Manifest>(m));
+            if (!s.devices.empty()) {
+                auto kept = cases::subset(p.topology, s.devices);
+                if (!kept) {
+                    std::cerr << "peer-harness: --devices names a GPU the manifest " << s.manifest
+                              << " does not list\n";
+                    return std::nullopt;
+                }
+                p.topology = std::move(*kept);
+            }
             if (kfd.device_count != p.topology.device_count)
                 p.manifest_mismatch =
                     fmt::format("the manifest {} lists {} GPU(s), the kernel shows {} ({})",

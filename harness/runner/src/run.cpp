@@ -11,6 +11,7 @@
 #include "report/tokens.hpp"
 #include "runner/catch_registration.hpp"
 #include "runner/coverage.hpp"
+#include "runner/differential.hpp"
 #include "runner/executor.hpp"
 #include "runner/instance_runner.hpp"
 #include "runner/isolation.hpp"
@@ -66,6 +67,38 @@ std::string apply_skip_patterns(const RunSettings &s, Plan &plan) {
     return {};
 }
 
+// The runtime's share of the plan. ROCm's HIP reaches the kernel one way
+// (through KFD), so where an instance has a path=kfd twin only that one runs
+// on it (the quick depth's covering array draws each path's tuples on its
+// own, so a path=drm instance may have none: it runs, its path meaning
+// nothing to ROCm). The harness's peer API learns --devices the way a user tells any
+// HIP runtime (HIP_VISIBLE_DEVICES, inherited by every instance's process;
+// the plan has already numbered them from 0). ROCm's runtime must list those
+// GPUs by itself (the differential run checks it does).
+void prepare_runtime(const RunSettings &s, Plan &plan) {
+    if (s.runtime == RuntimeKind::rocm) {
+        std::set<std::string> kfd;
+        for (const auto &in : plan.instances)
+            if (auto it = in.words.find("path"); it != in.words.end() && it->second == "kfd")
+                kfd.insert(differential_key(in.name));
+        for (auto &in : plan.instances) {
+            auto it = in.words.find("path");
+            if (it != in.words.end() && it->second != "kfd" && in.skip_reason.empty() &&
+                kfd.count(differential_key(in.name)))
+                in.skip_reason = "path=" + it->second +
+                                 ": ROCm's runtime reaches the kernel through KFD only (the "
+                                 "path=kfd twin runs)";
+        }
+        return;
+    }
+    if (s.devices.empty()) return;
+    std::string list;
+    for (int d : s.devices)
+        list += (list.empty() ? "" : ",") + std::to_string(d);
+    ::setenv("HIP_VISIBLE_DEVICES", list.c_str(), 1);
+    ::unsetenv("ROCR_VISIBLE_DEVICES");
+}
+
 } // namespace
 
 int run_command(RunSettings s) {
@@ -107,6 +140,7 @@ int run_command(RunSettings s) {
         std::cerr << "peer-harness: " << e << "\n";
         return 2;
     }
+    prepare_runtime(s, *plan);
     if (saved) {
         std::vector<std::string> now;
         for (const auto &in : plan->instances)

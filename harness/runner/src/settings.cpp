@@ -24,7 +24,10 @@ nlohmann::json settings_to_json(const RunSettings &s) {
             {"faults", s.faults},
             {"catch_args", s.catch_args},
             {"skip_patterns", s.skip_patterns},
-            {"shard", {s.shard_index, s.shard_count}}};
+            {"shard", {s.shard_index, s.shard_count}},
+            {"runtime", runtime_name(s.runtime)},
+            {"record_answers", s.record_answers},
+            {"devices", s.devices}};
 }
 
 bool in_shard(size_t position, int index, int count) {
@@ -69,6 +72,15 @@ std::optional<RunSettings> settings_from_json(const nlohmann::json &j, std::stri
             s.shard_index = j["shard"].at(0).get<int>();
             s.shard_count = j["shard"].at(1).get<int>();
         }
+        // Optional: runs recorded before differential runs used the harness.
+        const std::string runtime = j.value("runtime", std::string("harness"));
+        if (runtime != "harness" && runtime != "rocm") {
+            error = "runtime '" + runtime + "', expected harness or rocm";
+            return std::nullopt;
+        }
+        s.runtime = runtime == "rocm" ? RuntimeKind::rocm : RuntimeKind::harness;
+        s.record_answers = j.value("record_answers", false);
+        s.devices = j.value("devices", std::vector<int>{});
         return s;
     } catch (const nlohmann::json::exception &e) {
         error = std::string("malformed metadata: ") + e.what();

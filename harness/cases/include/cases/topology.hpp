@@ -54,6 +54,12 @@ struct Topology {
     bool operator==(const Topology &) const = default;
 };
 
+// The devices `keep` of `t` (indexes into t, in the order given), numbered
+// from 0 in that order: what a process sees of the machine when its HIP
+// runtime lists only those GPUs. nullopt when an index is out of range or
+// repeated.
+std::optional<Topology> subset(const Topology &t, const std::vector<int> &keep);
+
 // Device tuples a selector yields, in a stable order (a, then b, then c).
 struct DeviceTuple {
     int a = -1, b = -1, c = -1;

@@ -63,6 +63,16 @@ struct StepTime {
     bool operator==(const StepTime &) const = default;
 };
 
+// What one step answered, in a run that records it (differential runs,
+// `peer-harness differential`): the HIP code of the call it checked, else
+// "ok" / "failed", or "not comparable: why". Journaled as "answers":
+// [[step, answer], ...].
+struct StepAnswer {
+    int step = 0; // 1-based step index
+    std::string answer;
+    bool operator==(const StepAnswer &) const = default;
+};
+
 struct InstanceRecord {
     int index = 0;
     std::string name;
@@ -78,11 +88,14 @@ struct InstanceRecord {
     std::string log;                  // path of the child's output, relative to the results dir
     std::vector<CopyFigure> copies;   // bandwidth of each successful copy step
     std::vector<StepTime> step_times; // each step that ran, in order
+    std::vector<StepAnswer> answers;  // each step's answer, when recorded
 };
 
 // "step_ms" of a journal line or a child's result; malformed entries are
 // dropped (a record stays readable without its timings).
 std::vector<StepTime> step_times_from_json(const nlohmann::json &j);
+// "answers", as leniently.
+std::vector<StepAnswer> step_answers_from_json(const nlohmann::json &j);
 
 nlohmann::json to_json(const InstanceRecord &r);
 // Lenient about missing optional fields, strict about name/status.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cases/expand.hpp"
+#include "runner/runtime_kind.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -43,6 +44,15 @@ struct RunSettings {
     std::string faults;                  // simulator fault scenario (--faults), for the record
     bool sync = false;                   // fdatasync each journal line
     std::vector<std::string> catch_args; // passed to Catch2's session untouched
+    // The HIP runtime the instances call (runtime.hpp): the harness's own, or
+    // ROCm's libamdhip64 (a differential run's second half); and whether
+    // each result records every step's answer (differential.hpp).
+    RuntimeKind runtime = RuntimeKind::harness;
+    bool record_answers = false;
+    // Run on these GPUs only (KFD / manifest indexes, in this order, numbered
+    // from 0 as a runtime listing only them would): a differential run's
+    // GPUs that ROCm's runtime knows. Empty: every GPU.
+    std::vector<int> devices;
     // Lab workflow (harness/lab): instances whose name fully matches one of
     // these ECMAScript regexes are skipped with the paired reason (baseline
     // skips files); shard I of N keeps every N-th selected instance starting
