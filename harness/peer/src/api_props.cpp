@@ -189,6 +189,12 @@ hipError_t api::hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int de
     case hipDeviceAttributeGcnArch:
         v = p.gcnArch;
         break;
+    case hipDeviceAttributeWallClockRate:
+        // DEV_INFO gpu_counter_freq (kHz): the constant counter SDMA TIMESTAMP
+        // reads (amdgpu: the asic's xclk). That ROCm's wall clock rate is the
+        // same number is UNVERIFIED; 0 when the kernel gives none.
+        v = static_cast<long long>(rt->device(deviceId).dev->info().gpu_counter_freq_khz);
+        break;
     case hipDeviceAttributeCanUseStreamWaitValue:
         // SDMA POLL_REGMEM on the DRM path; hipErrorNotSupported on the KFD
         // path (CONTRACT.md §7), so 0 there.
