@@ -18,11 +18,21 @@
 
 #if defined(__HIP__)
 /* clang's HIP mode knows the function and variable spaces. */
+#ifndef __global__
 #define __global__ __attribute__((global))
+#endif
+#ifndef __device__
 #define __device__ __attribute__((device))
+#endif
+#ifndef __host__
 #define __host__ __attribute__((host))
+#endif
+#ifndef __shared__
 #define __shared__ __attribute__((shared))
+#endif
+#ifndef __constant__
 #define __constant__ __attribute__((constant))
+#endif
 #else
 #ifndef __global__
 #define __global__
