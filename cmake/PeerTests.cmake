@@ -29,6 +29,9 @@ foreach(_f ${_peer_machine_files})
     list(APPEND PEER_GPU_MACHINES ${_m})
   endif()
 endforeach()
+# What each GPU machine is (access matrix, GPUs), written by hand from the
+# machine files: _spec_<machine>, _gpus_<machine>.
+include(${CMAKE_CURRENT_LIST_DIR}/machine_expectations.cmake)
 list(LENGTH PEER_GPU_MACHINES _n)
 if(_n EQUAL 0)
   message(FATAL_ERROR "no GPU machine found in ${PEER_MACHINES_DIR}")

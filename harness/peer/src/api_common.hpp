@@ -6,6 +6,8 @@
 #include "runtime.hpp"
 #include "thread_state.hpp"
 
+#include <string>
+
 namespace peer {
 
 inline hipError_t prologue(Runtime *&rt) {
@@ -16,6 +18,17 @@ inline hipError_t prologue(Runtime *&rt) {
     }
     return rt->count() == 0 ? hipErrorNoDevice : hipSuccess;
 }
+
+// Keeps a failure as the thread's last error (hipGetLastError, CONTRACT.md
+// §5.1); hipErrorNotReady is a state, not a failure. The extern "C" entry
+// points return through it.
+inline hipError_t keep_error(hipError_t e) {
+    if (e != hipSuccess && e != hipErrorNotReady) thread_state().last_error = e;
+    return e;
+}
+
+// gcnArchName of a device: "gfx" + KFD's gfx_target_version (api_props.cpp).
+std::string gfx_target(const kmd::GpuNode &n);
 
 inline uint64_t addr(const void *p) {
     return reinterpret_cast<uintptr_t>(p);

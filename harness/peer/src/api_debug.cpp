@@ -6,6 +6,7 @@
 
 #include <amdgpu.h>
 
+#include <bit>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -125,6 +126,7 @@ extern "C" hipError_t peerGetDeviceInfo(int device, peerDeviceInfo *info) {
     out.vram_bytes = i.vram_bytes;
     out.visible_vram_bytes = i.visible_vram_bytes;
     std::snprintf(out.name, sizeof out.name, "%s", d.node.name.c_str());
+    out.sdma_engines = static_cast<uint32_t>(std::popcount(i.sdma_rings));
     *info = out;
     return hipSuccess;
 }
@@ -315,4 +317,8 @@ extern "C" const char *peerKernelPath(void) {
         std::strncmp(rt.init_kernel_status().call, "PEER_HARNESS_PATH", 17) == 0)
         return nullptr;
     return rt.kfd() ? "kfd" : "drm";
+}
+
+extern "C" const char *peerLastGpuCodeRefusal(void) {
+    return thread_state().last_refusal.c_str();
 }

@@ -96,6 +96,7 @@ hipError_t api::hipHostMalloc(void **ptr, size_t size, unsigned int flags) {
     if (h->span_bytes < size) return hipErrorOutOfMemory;
     h->size = size;
     h->flags = flags;
+    h->device = c;
     h->dev.resize(size_t(rt->count()));
     auto &own = h->dev[size_t(c)];
     if (kmd::Status s =
@@ -167,6 +168,7 @@ hipError_t api::hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int fl
     h->span_bytes = ((a + sizeBytes + kPage - 1) & ~(kPage - 1)) - h->span_cpu;
     h->flags = flags;
     h->registered = true;
+    h->device = thread_state().current_device;
     h->dev.resize(size_t(rt->count()));
     for (int d = 0; d < rt->count(); ++d)
         if (kmd::Status s =

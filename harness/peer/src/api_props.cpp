@@ -22,11 +22,29 @@ void arch_name(const kmd::GpuNode &n, char (&out)[256]) {
                   n.gfx_stepping & 0xf);
 }
 
+// What the library offers on the path it runs, not what the hardware could:
+// the KFD path answers hipHostMalloc and hipHostRegister with
+// hipErrorNotSupported (CONTRACT.md §7), so code that asks first skips them.
+int pinned_offered() {
+    return Runtime::get().kfd() ? 0 : 1;
+}
+
+// SDMA rings the kernel exposes to this process (HW_IP_INFO(DMA)).
+int async_engines(PeerDevice &d) {
+    return std::popcount(d.dev->info().sdma_rings);
+}
+
+// ROCm 5.2.3's hipDeviceProp_t layout: fields this library has no source
+// for (hipDeviceProp_t has no asyncEngineCount or hostRegisterSupported in
+// 5.2.3; hipDeviceGetAttribute answers those) stay 0.
 void fill(PeerDevice &d, hipDeviceProp_t &p) {
     p = hipDeviceProp_t{};
     const kmd::GpuNode &n = d.node;
     const kmd::DeviceInfo &info = d.dev->info();
     arch_name(n, p.gcnArchName);
+    // HIP's deprecated number of the same name: major * 100 + minor * 10 +
+    // stepping (gfx90a: 910, gfx1100: 1100).
+    p.gcnArch = int(n.gfx_major * 100 + n.gfx_minor * 10 + n.gfx_stepping);
     std::snprintf(p.name, sizeof p.name, "%s", n.name.empty() ? p.gcnArchName : n.name.c_str());
     p.totalGlobalMem = n.local_mem_bytes ? n.local_mem_bytes : info.vram_bytes;
     p.pciDomainID = int(n.domain);
@@ -37,20 +55,11 @@ void fill(PeerDevice &d, hipDeviceProp_t &p) {
     p.maxThreadsPerMultiProcessor = int(n.max_waves_per_simd * n.simd_per_cu * n.wave_size);
     p.sharedMemPerBlock = size_t(n.lds_kb) * 1024;
     p.maxSharedMemoryPerMultiProcessor = p.sharedMemPerBlock;
-    p.sharedMemPerMultiprocessor = p.sharedMemPerBlock;
     p.clockRate = int(n.max_clock_mhz) * 1000; // kHz, as HIP reports it
     p.major = int(n.gfx_major);
     p.minor = int(n.gfx_minor);
     p.isLargeBar = info.vram_bytes && info.visible_vram_bytes == info.vram_bytes ? 1 : 0;
-    // SDMA rings the kernel exposes to this process (HW_IP_INFO(DMA)).
-    p.asyncEngineCount = std::popcount(info.sdma_rings);
-    // What this library offers on the path it runs, not what the hardware
-    // could: the KFD path answers hipHostMalloc and hipHostRegister with
-    // hipErrorNotSupported (CONTRACT.md §7), so code that asks first skips them.
-    const int pinned = Runtime::get().kfd() ? 0 : 1;
-    p.canMapHostMemory = pinned;
-    p.hostRegisterSupported = pinned;
-    p.unifiedAddressing = 0; // pinned memory has a device address of its own
+    p.canMapHostMemory = pinned_offered();
 }
 
 // PCIe atomics between the GPU and the host: its KFD link to a node that is
@@ -68,6 +77,12 @@ bool host_atomics(PeerDevice &d) {
 }
 
 } // namespace
+
+std::string peer::gfx_target(const kmd::GpuNode &n) {
+    char name[256];
+    arch_name(n, name);
+    return name;
+}
 
 // hipInit: HIP documents flags as reserved and 0; ROCm's runtime refuses
 // others with hipErrorInvalidValue. With no device the common rule of
@@ -160,16 +175,25 @@ hipError_t api::hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int de
         v = p.isLargeBar;
         break;
     case hipDeviceAttributeAsyncEngineCount:
-        v = p.asyncEngineCount;
+        v = async_engines(rt->device(deviceId));
         break;
     case hipDeviceAttributeCanMapHostMemory:
         v = p.canMapHostMemory;
         break;
     case hipDeviceAttributeHostRegisterSupported:
-        v = p.hostRegisterSupported;
+        v = pinned_offered();
         break;
     case hipDeviceAttributeUnifiedAddressing:
-        v = p.unifiedAddressing;
+        v = 0; // pinned memory has a device address of its own
+        break;
+    case hipDeviceAttributeGcnArch:
+        v = p.gcnArch;
+        break;
+    case hipDeviceAttributeWallClockRate:
+        // DEV_INFO gpu_counter_freq (kHz): the constant counter SDMA TIMESTAMP
+        // reads (amdgpu: the asic's xclk). That ROCm's wall clock rate is the
+        // same number is UNVERIFIED; 0 when the kernel gives none.
+        v = static_cast<long long>(rt->device(deviceId).dev->info().gpu_counter_freq_khz);
         break;
     case hipDeviceAttributeCanUseStreamWaitValue:
         // SDMA POLL_REGMEM on the DRM path; hipErrorNotSupported on the KFD

@@ -4,7 +4,7 @@
 // returns it). hipErrorNotReady is a state, not a failure, and is not kept,
 // as in CUDA. Synchronous memory calls first wait for work queued on streams,
 // as HIP's blocking null stream does.
-#include "api_impl.hpp"
+#include "api_common.hpp"
 #include "runtime.hpp"
 #include "streams.hpp"
 #include "thread_state.hpp"
@@ -15,9 +15,9 @@ using namespace peer;
 
 namespace {
 
+// Every entry point returns through keep_error (api_common.hpp).
 hipError_t keep(hipError_t e) {
-    if (e != hipSuccess && e != hipErrorNotReady) thread_state().last_error = e;
-    return e;
+    return keep_error(e);
 }
 
 // Stream work that may touch memory a synchronous call reads, writes or frees.
@@ -287,41 +287,4 @@ hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *link
     return keep(api::hipExtGetLinkTypeAndHopCount(device1, device2, linktype, hopcount));
 }
 
-// Kernels need a GPU compiler and code objects; this library has neither.
-hipError_t hipLaunchKernel(const void *, dim3, dim3, void **, size_t, hipStream_t) {
-    return keep(hipErrorNotSupported);
-}
-hipError_t hipConfigureCall(dim3, dim3, size_t, hipStream_t) {
-    return keep(hipErrorNotSupported);
-}
-hipError_t hipModuleLoad(hipModule_t *, const char *) {
-    return keep(hipErrorNotSupported);
-}
-hipError_t hipModuleGetFunction(hipFunction_t *, hipModule_t, const char *) {
-    return keep(hipErrorNotSupported);
-}
-
-// Managed memory and arrays are not offered (CONTRACT.md §6).
-hipError_t hipMallocManaged(void **, size_t, unsigned int) {
-    return keep(hipErrorNotSupported);
-}
-hipError_t hipMallocArray(hipArray_t *, const hipChannelFormatDesc *, size_t, size_t,
-                          unsigned int) {
-    return keep(hipErrorNotSupported);
-}
-hipError_t hipMalloc3DArray(hipArray_t *, const hipChannelFormatDesc *, hipExtent, unsigned int) {
-    return keep(hipErrorNotSupported);
-}
-hipError_t hipArrayCreate(hipArray_t *, const HIP_ARRAY_DESCRIPTOR *) {
-    return keep(hipErrorNotSupported);
-}
-hipError_t hipArray3DCreate(hipArray_t *, const HIP_ARRAY3D_DESCRIPTOR *) {
-    return keep(hipErrorNotSupported);
-}
-hipError_t hipArrayDestroy(hipArray_t) {
-    return keep(hipErrorNotSupported);
-}
-hipError_t hipFreeArray(hipArray_t) {
-    return keep(hipErrorNotSupported);
-}
 } // extern "C"

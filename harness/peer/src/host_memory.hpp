@@ -25,6 +25,7 @@ struct HostAlloc {
     uint64_t span_bytes = 0;
     uint64_t va_reserved = 0; // base of the VA reservation (span + guard page)
     unsigned int flags = 0;
+    int device = 0;          // current device when it was made (hipPointerGetAttributes)
     bool registered = false; // hipHostRegister (userptr) or hipHostMalloc (GTT)
     struct PerDevice {
         std::unique_ptr<kmd::Bo> bo; // GTT/userptr BO or dma-buf import on this device

@@ -1,11 +1,13 @@
 // Per-thread API state: the current device (HIP's is per thread), the last
-// kernel failure (peerLastKernelError) and the last copy path.
+// kernel failure (peerLastKernelError), the last copy path, pending launch
+// configurations and the last refused load or launch.
 #pragma once
 
 #include "kmd/status.hpp"
 #include "peer/peer_debug.h"
 
 #include <string>
+#include <vector>
 
 namespace peer {
 
@@ -19,6 +21,18 @@ struct ThreadState {
     peerCopyTiming last_timing{}; // peerLastCopyTiming
     // hipGetLastError: the code of this thread's last failing HIP call.
     hipError_t last_error = hipSuccess;
+    // Launch configurations pushed by __hipPushCallConfiguration or
+    // hipConfigureCall and not yet popped; hipSetupArgument's bytes belong
+    // to the last one.
+    struct LaunchConfig {
+        dim3 grid, block;
+        size_t shared = 0;
+        hipStream_t stream = nullptr;
+        std::vector<unsigned char> args;
+    };
+    std::vector<LaunchConfig> launch_configs;
+    // peerLastGpuCodeRefusal: what the last refused load or launch named.
+    std::string last_refusal;
 };
 
 ThreadState &thread_state();

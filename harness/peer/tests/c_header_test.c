@@ -1,6 +1,8 @@
 /* <peer/hip_peer.h> and <peer/peer_debug.h> from plain C (C11, -Wpedantic):
  * every declaration compiles and links, and the no-device answers read the
  * same as from C++. Run with HIP_VISIBLE_DEVICES=-1 (every GPU hidden). */
+#include <hip/hip_runtime.h>
+#include <hip/hiprtc.h>
 #include <peer/hip_peer.h>
 #include <peer/peer_debug.h>
 
@@ -58,6 +60,28 @@ int main(void) {
     peerClearLastKernelError();
     EXPECT(peerLastKernelErrno(NULL) == 0);
     EXPECT(peerLastKernelError() != NULL);
+    /* The module, launch and hiprtc calls, ROCm 5.2.3's types, from C. */
+    {
+        hipModule_t m = NULL;
+        hipFunction_t f = NULL;
+        hipDeviceProp_t prop;
+        hipPointerAttribute_t attr;
+        hipIpcMemHandle_t ipc;
+        int value = 0;
+        dim3 one = {1, 1, 1};
+        EXPECT(hipModuleLoad(&m, "x.co") == hipErrorNoDevice);
+        EXPECT(hipModuleGetFunction(&f, m, "k") == hipErrorNoDevice);
+        EXPECT(hipLaunchKernel((const void *)&failures, one, one, NULL, 0, NULL) ==
+               hipErrorNoDevice);
+        EXPECT(hipDeviceGetP2PAttribute(&value, hipDevP2PAttrAccessSupported, 0, 1) ==
+               hipErrorNoDevice);
+        EXPECT(hipPointerGetAttributes(&attr, host) == hipErrorNoDevice);
+        EXPECT(hipIpcGetMemHandle(&ipc, host) == hipErrorNoDevice);
+        EXPECT(hipGetDeviceProperties(&prop, 0) == hipErrorNoDevice);
+        EXPECT(sizeof prop == 792 && sizeof ipc == 64);
+        EXPECT(strcmp(hiprtcGetErrorString(HIPRTC_ERROR_COMPILATION), "HIPRTC_ERROR_COMPILATION") ==
+               0);
+    }
     if (failures) fprintf(stderr, "%d expectation(s) failed\n", failures);
     return failures ? 1 : 0;
 }

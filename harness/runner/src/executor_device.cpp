@@ -32,6 +32,21 @@ bool on_kfd_path() {
     return p && std::strcmp(p, "kfd") == 0;
 }
 
+// ROCm 5.2.3's hipDeviceProp_t has no asyncEngineCount: the device's SDMA
+// engine count as peerGetDeviceInfo reports it, for the device at p's PCI
+// address.
+long long sdma_engines_of(const hipDeviceProp_t &p) {
+    int n = 0;
+    (void)hipGetDeviceCount(&n);
+    for (int d = 0; d < n; ++d) {
+        peerDeviceInfo i{};
+        if (peerGetDeviceInfo(d, &i) == hipSuccess && int(i.pci_domain) == p.pciDomainID &&
+            int(i.pci_bus) == p.pciBusID && int(i.pci_device) == p.pciDeviceID)
+            return i.sdma_engines;
+    }
+    return -1;
+}
+
 // A value no hipDeviceAttribute_t enumerator has (HIP's values stay below
 // 20000: hipDeviceAttributeCudaCompatibleEnd/AmdSpecificBegin are 9999 and
 // 10000).
@@ -66,8 +81,7 @@ const AttributeRow kAttributeRows[] = {
      [](const hipDeviceProp_t &p) -> long long { return p.minor; }, 0},
     {"is_large_bar", hipDeviceAttributeIsLargeBar,
      [](const hipDeviceProp_t &p) -> long long { return p.isLargeBar; }, 0},
-    {"async_engine_count", hipDeviceAttributeAsyncEngineCount,
-     [](const hipDeviceProp_t &p) -> long long { return p.asyncEngineCount; }, 0},
+    {"async_engine_count", hipDeviceAttributeAsyncEngineCount, sdma_engines_of, 0},
     // hipStreamWaitValue32 works on the DRM path (SDMA POLL_REGMEM), not on
     // the KFD path; managed memory never: CONTRACT.md §5.5 and §7 fix both.
     {"can_use_stream_wait_value", hipDeviceAttributeCanUseStreamWaitValue,

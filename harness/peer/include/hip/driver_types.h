@@ -22,13 +22,12 @@ typedef enum hipMemcpyKind {
     hipMemcpyDeviceToDeviceNoCU = 1024
 } hipMemcpyKind;
 
+/* ROCm 5.2.3's values (later HIP versions renumbered them). */
 typedef enum hipMemoryType {
-    hipMemoryTypeUnregistered = 0,
-    hipMemoryTypeHost = 1,
-    hipMemoryTypeDevice = 2,
-    hipMemoryTypeManaged = 3,
-    hipMemoryTypeArray = 10,
-    hipMemoryTypeUnified = 11
+    hipMemoryTypeHost = 0,
+    hipMemoryTypeDevice = 1,
+    hipMemoryTypeArray = 2,
+    hipMemoryTypeUnified = 3
 } hipMemoryType;
 
 typedef enum hipChannelFormatKind {

@@ -7,8 +7,11 @@
  *
  * What each call checks, in which order, and which code it returns is the
  * contract in harness/peer/CONTRACT.md; where it differs from ROCm's runtime
- * it says so there. Calls that need a GPU compiler (kernel launches) are
- * declared and return hipErrorNotSupported.
+ * it says so there. The types, values and signatures are ROCm 5.2.3's
+ * (hip_version.h), so a program built against ROCm 5.2.3 also runs on this
+ * library's libamdhip64.so.5 (harness/hip-dropin). Code objects are never
+ * run: module loads and kernel launches link, check their arguments and
+ * answer hipErrorNoBinaryForGpu (hip_module_api.h).
  */
 #ifndef HIP_INCLUDE_HIP_HIP_RUNTIME_API_H
 #define HIP_INCLUDE_HIP_HIP_RUNTIME_API_H
@@ -21,13 +24,9 @@
 #include <stdint.h>
 
 #include <hip/driver_types.h>
+#include <hip/hip_handles.h>
 #include <hip/hip_vector_types.h>
-
-/* This library's version of the HIP API it follows (HIP 6.2's surface). */
-#define HIP_VERSION_MAJOR 6
-#define HIP_VERSION_MINOR 2
-#define HIP_VERSION_PATCH 0
-#define HIP_VERSION (HIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000 + HIP_VERSION_PATCH)
+#include <hip/hip_version.h>
 
 /* Default arguments exist in C++ only, as in HIP. */
 #ifdef __cplusplus
@@ -124,15 +123,6 @@ typedef enum hipError_t {
     hipErrorTbd
 } hipError_t;
 
-/* ---- handles (opaque) ------------------------------------------------- */
-typedef struct ihipStream_t *hipStream_t;
-typedef struct ihipEvent_t *hipEvent_t;
-typedef struct ihipModule_t *hipModule_t;
-typedef struct ihipModuleSymbol_t *hipFunction_t;
-typedef struct ihipMemPoolHandle_t *hipMemPool_t;
-typedef struct ihipCtx_t *hipCtx_t;
-typedef int hipDevice_t;
-
 /* ---- flags ------------------------------------------------------------- */
 #define hipStreamDefault 0x00
 #define hipStreamNonBlocking 0x01
@@ -161,6 +151,13 @@ typedef int hipDevice_t;
 #define hipHostRegisterIoMemory 0x4
 #define hipHostRegisterReadOnly 0x08
 
+/* hipExtMallocWithFlags' flags (not offered here; values for code that
+ * mentions them). */
+#define hipDeviceMallocDefault 0x0
+#define hipDeviceMallocFinegrained 0x1
+#define hipMallocSignalMemory 0x2
+#define hipExtHostRegisterCoarseGrained 0x8
+
 #define hipMemAttachGlobal 0x01
 #define hipMemAttachHost 0x02
 #define hipMemAttachSingle 0x04
@@ -171,8 +168,15 @@ typedef int hipDevice_t;
 #define hipDeviceScheduleBlockingSync 0x4
 #define hipDeviceScheduleMask 0x7
 #define hipDeviceMapHost 0x8
+#define hipDeviceLmemResizeToMax 0x16
 
-#define hipIpcMemLazyEnablePeerAccess 0x01
+/* Launch flags of the occupancy and cooperative-launch calls. */
+#define hipOccupancyDefault 0x00
+#define hipCooperativeLaunchMultiDeviceNoPreSync 0x01
+#define hipCooperativeLaunchMultiDeviceNoPostSync 0x02
+#define hipExtAnyOrderLaunch 0x01
+
+#define hipIpcMemLazyEnablePeerAccess 0
 
 #define hipStreamWaitValueGte 0x0
 #define hipStreamWaitValueEq 0x1
@@ -188,401 +192,9 @@ typedef int hipDevice_t;
 #define HSA_AMD_LINK_INFO_TYPE_XGMI 4
 #endif
 
-/* ---- launch geometry -------------------------------------------------- */
-typedef struct dim3 {
-    uint32_t x;
-    uint32_t y;
-    uint32_t z;
-#ifdef __cplusplus
-    constexpr dim3(uint32_t x_ = 1, uint32_t y_ = 1, uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}
-#endif
-} dim3;
-
-typedef struct hipLaunchParams_t {
-    void *func;
-    dim3 gridDim;
-    dim3 blockDim;
-    void **args;
-    size_t sharedMem;
-    hipStream_t stream;
-} hipLaunchParams;
-
-/* ---- modules and functions (types only: no code objects are loaded) --- */
-typedef struct hipFuncAttributes {
-    int binaryVersion;
-    int cacheModeCA;
-    size_t constSizeBytes;
-    size_t localSizeBytes;
-    int maxDynamicSharedSizeBytes;
-    int maxThreadsPerBlock;
-    int numRegs;
-    int preferredShmemCarveout;
-    int ptxVersion;
-    size_t sharedSizeBytes;
-} hipFuncAttributes;
-
-typedef enum hipFuncAttribute {
-    hipFuncAttributeMaxDynamicSharedMemorySize = 8,
-    hipFuncAttributePreferredSharedMemoryCarveout = 9,
-    hipFuncAttributeMax
-} hipFuncAttribute;
-
-typedef enum hipFuncCache_t {
-    hipFuncCachePreferNone,
-    hipFuncCachePreferShared,
-    hipFuncCachePreferL1,
-    hipFuncCachePreferEqual
-} hipFuncCache_t;
-
-typedef enum hipSharedMemConfig {
-    hipSharedMemBankSizeDefault,
-    hipSharedMemBankSizeFourByte,
-    hipSharedMemBankSizeEightByte
-} hipSharedMemConfig;
-
-typedef enum hipJitOption {
-    hipJitOptionMaxRegisters = 0,
-    hipJitOptionThreadsPerBlock,
-    hipJitOptionWallTime,
-    hipJitOptionInfoLogBuffer,
-    hipJitOptionInfoLogBufferSizeBytes,
-    hipJitOptionErrorLogBuffer,
-    hipJitOptionErrorLogBufferSizeBytes,
-    hipJitOptionOptimizationLevel,
-    hipJitOptionTargetFromContext,
-    hipJitOptionTarget,
-    hipJitOptionFallbackStrategy,
-    hipJitOptionGenerateDebugInfo,
-    hipJitOptionLogVerbose,
-    hipJitOptionGenerateLineInfo,
-    hipJitOptionCacheMode,
-    hipJitOptionSm3xOpt,
-    hipJitOptionFastCompile,
-    hipJitOptionNumOptions
-} hipJitOption;
-
-enum hipLimit_t {
-    hipLimitStackSize = 0x0,
-    hipLimitPrintfFifoSize = 0x01,
-    hipLimitMallocHeapSize = 0x02
-};
-
-/* ---- memory pools (types only) ---------------------------------------- */
-typedef enum hipMemPoolAttr {
-    hipMemPoolReuseFollowEventDependencies = 0x1,
-    hipMemPoolReuseAllowOpportunistic = 0x2,
-    hipMemPoolReuseAllowInternalDependencies = 0x3,
-    hipMemPoolAttrReleaseThreshold = 0x4,
-    hipMemPoolAttrReservedMemCurrent = 0x5,
-    hipMemPoolAttrReservedMemHigh = 0x6,
-    hipMemPoolAttrUsedMemCurrent = 0x7,
-    hipMemPoolAttrUsedMemHigh = 0x8
-} hipMemPoolAttr;
-
-typedef enum hipMemLocationType {
-    hipMemLocationTypeInvalid = 0,
-    hipMemLocationTypeDevice = 1
-} hipMemLocationType;
-
-typedef struct hipMemLocation {
-    hipMemLocationType type;
-    int id;
-} hipMemLocation;
-
-typedef enum hipMemAccessFlags {
-    hipMemAccessFlagsProtNone = 0,
-    hipMemAccessFlagsProtRead = 1,
-    hipMemAccessFlagsProtReadWrite = 3
-} hipMemAccessFlags;
-
-typedef struct hipMemAccessDesc {
-    hipMemLocation location;
-    hipMemAccessFlags flags;
-} hipMemAccessDesc;
-
-typedef enum hipMemAllocationType {
-    hipMemAllocationTypeInvalid = 0x0,
-    hipMemAllocationTypePinned = 0x1,
-    hipMemAllocationTypeMax = 0x7FFFFFFF
-} hipMemAllocationType;
-
-typedef enum hipMemAllocationHandleType {
-    hipMemHandleTypeNone = 0x0,
-    hipMemHandleTypePosixFileDescriptor = 0x1,
-    hipMemHandleTypeWin32 = 0x2,
-    hipMemHandleTypeWin32Kmt = 0x4
-} hipMemAllocationHandleType;
-
-typedef struct hipMemPoolProps {
-    hipMemAllocationType allocType;
-    hipMemAllocationHandleType handleTypes;
-    hipMemLocation location;
-    void *win32SecurityAttributes;
-    size_t maxSize;
-    unsigned char reserved[56];
-} hipMemPoolProps;
-
-typedef struct hipMemPoolPtrExportData {
-    unsigned char reserved[64];
-} hipMemPoolPtrExportData;
-
-/* ---- device properties ------------------------------------------------ */
-typedef struct hipUUID_t {
-    char bytes[16];
-} hipUUID;
-
-typedef struct hipDeviceArch_t {
-    unsigned hasGlobalInt32Atomics : 1;
-    unsigned hasGlobalFloatAtomicExch : 1;
-    unsigned hasSharedInt32Atomics : 1;
-    unsigned hasSharedFloatAtomicExch : 1;
-    unsigned hasFloatAtomicAdd : 1;
-    unsigned hasGlobalInt64Atomics : 1;
-    unsigned hasSharedInt64Atomics : 1;
-    unsigned hasDoubles : 1;
-    unsigned hasWarpVote : 1;
-    unsigned hasWarpBallot : 1;
-    unsigned hasWarpShuffle : 1;
-    unsigned hasFunnelShift : 1;
-    unsigned hasThreadFenceSystem : 1;
-    unsigned hasSyncThreadsExt : 1;
-    unsigned hasSurfaceFuncs : 1;
-    unsigned has3dGrid : 1;
-    unsigned hasDynamicParallelism : 1;
-} hipDeviceArch_t;
-
-/* HIP's field names. Fields the KFD topology and amdgpu's device info
- * provide are filled (CONTRACT.md, hipGetDeviceProperties); the others are
- * 0. */
-typedef struct hipDeviceProp_t {
-    char name[256];
-    hipUUID uuid;
-    char luid[8];
-    unsigned int luidDeviceNodeMask;
-    size_t totalGlobalMem;
-    size_t sharedMemPerBlock;
-    int regsPerBlock;
-    int warpSize;
-    size_t memPitch;
-    int maxThreadsPerBlock;
-    int maxThreadsDim[3];
-    int maxGridSize[3];
-    int clockRate;
-    size_t totalConstMem;
-    int major;
-    int minor;
-    size_t textureAlignment;
-    size_t texturePitchAlignment;
-    int deviceOverlap;
-    int multiProcessorCount;
-    int kernelExecTimeoutEnabled;
-    int integrated;
-    int canMapHostMemory;
-    int computeMode;
-    int maxTexture1D;
-    int maxTexture1DMipmap;
-    int maxTexture1DLinear;
-    int maxTexture2D[2];
-    int maxTexture2DMipmap[2];
-    int maxTexture2DLinear[3];
-    int maxTexture2DGather[2];
-    int maxTexture3D[3];
-    int maxTexture3DAlt[3];
-    int maxTextureCubemap;
-    int maxTexture1DLayered[2];
-    int maxTexture2DLayered[3];
-    int maxTextureCubemapLayered[2];
-    int maxSurface1D;
-    int maxSurface2D[2];
-    int maxSurface3D[3];
-    int maxSurface1DLayered[2];
-    int maxSurface2DLayered[3];
-    int maxSurfaceCubemap;
-    int maxSurfaceCubemapLayered[2];
-    size_t surfaceAlignment;
-    int concurrentKernels;
-    int ECCEnabled;
-    int pciBusID;
-    int pciDeviceID;
-    int pciDomainID;
-    int tccDriver;
-    int asyncEngineCount;
-    int unifiedAddressing;
-    int memoryClockRate;
-    int memoryBusWidth;
-    int l2CacheSize;
-    int persistingL2CacheMaxSize;
-    int maxThreadsPerMultiProcessor;
-    int streamPrioritiesSupported;
-    int globalL1CacheSupported;
-    int localL1CacheSupported;
-    size_t sharedMemPerMultiprocessor;
-    int regsPerMultiprocessor;
-    int managedMemory;
-    int isMultiGpuBoard;
-    int multiGpuBoardGroupID;
-    int hostNativeAtomicSupported;
-    int singleToDoublePrecisionPerfRatio;
-    int pageableMemoryAccess;
-    int concurrentManagedAccess;
-    int computePreemptionSupported;
-    int canUseHostPointerForRegisteredMem;
-    int cooperativeLaunch;
-    int cooperativeMultiDeviceLaunch;
-    size_t sharedMemPerBlockOptin;
-    int pageableMemoryAccessUsesHostPageTables;
-    int directManagedMemAccessFromHost;
-    int maxBlocksPerMultiProcessor;
-    int accessPolicyMaxWindowSize;
-    size_t reservedSharedMemPerBlock;
-    int hostRegisterSupported;
-    int sparseHipArraySupported;
-    int hostRegisterReadOnlySupported;
-    int timelineSemaphoreInteropSupported;
-    int memoryPoolsSupported;
-    int gpuDirectRDMASupported;
-    unsigned int gpuDirectRDMAFlushWritesOptions;
-    int gpuDirectRDMAWritesOrdering;
-    unsigned int memoryPoolSupportedHandleTypes;
-    int deferredMappingHipArraySupported;
-    int ipcEventSupported;
-    int clusterLaunch;
-    int unifiedFunctionPointers;
-    int reserved[63];
-    int hipReserved[32];
-    /* HIP-only members */
-    char gcnArchName[256];
-    size_t maxSharedMemoryPerMultiProcessor;
-    int clockInstructionRate;
-    hipDeviceArch_t arch;
-    unsigned int *hdpMemFlushCntl;
-    unsigned int *hdpRegFlushCntl;
-    int cooperativeMultiDeviceUnmatchedFunc;
-    int cooperativeMultiDeviceUnmatchedGridDim;
-    int cooperativeMultiDeviceUnmatchedBlockDim;
-    int cooperativeMultiDeviceUnmatchedSharedMem;
-    int isLargeBar;
-    int asicRevision;
-} hipDeviceProp_t;
-
-/* HIP's attribute numbering (values are HIP's, attribute by attribute). */
-typedef enum hipDeviceAttribute_t {
-    hipDeviceAttributeCudaCompatibleBegin = 0,
-    hipDeviceAttributeEccEnabled = 0,
-    hipDeviceAttributeAccessPolicyMaxWindowSize = 1,
-    hipDeviceAttributeAsyncEngineCount = 2,
-    hipDeviceAttributeCanMapHostMemory = 3,
-    hipDeviceAttributeCanUseHostPointerForRegisteredMem = 4,
-    hipDeviceAttributeClockRate = 5,
-    hipDeviceAttributeComputeMode = 6,
-    hipDeviceAttributeComputePreemptionSupported = 7,
-    hipDeviceAttributeConcurrentKernels = 8,
-    hipDeviceAttributeConcurrentManagedAccess = 9,
-    hipDeviceAttributeCooperativeLaunch = 10,
-    hipDeviceAttributeCooperativeMultiDeviceLaunch = 11,
-    hipDeviceAttributeDeviceOverlap = 12,
-    hipDeviceAttributeDirectManagedMemAccessFromHost = 13,
-    hipDeviceAttributeGlobalL1CacheSupported = 14,
-    hipDeviceAttributeHostNativeAtomicSupported = 15,
-    hipDeviceAttributeIntegrated = 16,
-    hipDeviceAttributeIsMultiGpuBoard = 17,
-    hipDeviceAttributeKernelExecTimeout = 18,
-    hipDeviceAttributeL2CacheSize = 19,
-    hipDeviceAttributeLocalL1CacheSupported = 20,
-    hipDeviceAttributeLuid = 21,
-    hipDeviceAttributeLuidDeviceNodeMask = 22,
-    hipDeviceAttributeComputeCapabilityMajor = 23,
-    hipDeviceAttributeManagedMemory = 24,
-    hipDeviceAttributeMaxBlocksPerMultiProcessor = 25,
-    hipDeviceAttributeMaxBlockDimX = 26,
-    hipDeviceAttributeMaxBlockDimY = 27,
-    hipDeviceAttributeMaxBlockDimZ = 28,
-    hipDeviceAttributeMaxGridDimX = 29,
-    hipDeviceAttributeMaxGridDimY = 30,
-    hipDeviceAttributeMaxGridDimZ = 31,
-    hipDeviceAttributeMaxSurface1D = 32,
-    hipDeviceAttributeMaxSurface1DLayered = 33,
-    hipDeviceAttributeMaxSurface2D = 34,
-    hipDeviceAttributeMaxSurface2DLayered = 35,
-    hipDeviceAttributeMaxSurface3D = 36,
-    hipDeviceAttributeMaxSurfaceCubemap = 37,
-    hipDeviceAttributeMaxSurfaceCubemapLayered = 38,
-    hipDeviceAttributeMaxTexture1DWidth = 39,
-    hipDeviceAttributeMaxTexture1DLayered = 40,
-    hipDeviceAttributeMaxTexture1DLinear = 41,
-    hipDeviceAttributeMaxTexture1DMipmap = 42,
-    hipDeviceAttributeMaxTexture2DWidth = 43,
-    hipDeviceAttributeMaxTexture2DHeight = 44,
-    hipDeviceAttributeMaxTexture2DGather = 45,
-    hipDeviceAttributeMaxTexture2DLayered = 46,
-    hipDeviceAttributeMaxTexture2DLinear = 47,
-    hipDeviceAttributeMaxTexture2DMipmap = 48,
-    hipDeviceAttributeMaxTexture3DWidth = 49,
-    hipDeviceAttributeMaxTexture3DHeight = 50,
-    hipDeviceAttributeMaxTexture3DDepth = 51,
-    hipDeviceAttributeMaxTexture3DAlt = 52,
-    hipDeviceAttributeMaxTextureCubemap = 53,
-    hipDeviceAttributeMaxTextureCubemapLayered = 54,
-    hipDeviceAttributeMaxThreadsDim = 55,
-    hipDeviceAttributeMaxThreadsPerBlock = 56,
-    hipDeviceAttributeMaxThreadsPerMultiProcessor = 57,
-    hipDeviceAttributeMaxPitch = 58,
-    hipDeviceAttributeMemoryBusWidth = 59,
-    hipDeviceAttributeMemoryClockRate = 60,
-    hipDeviceAttributeComputeCapabilityMinor = 61,
-    hipDeviceAttributeMultiGpuBoardGroupID = 62,
-    hipDeviceAttributeMultiprocessorCount = 63,
-    hipDeviceAttributeUnused1 = 64,
-    hipDeviceAttributePageableMemoryAccess = 65,
-    hipDeviceAttributePageableMemoryAccessUsesHostPageTables = 66,
-    hipDeviceAttributePciBusId = 67,
-    hipDeviceAttributePciDeviceId = 68,
-    hipDeviceAttributePciDomainID = 69,
-    hipDeviceAttributePersistingL2CacheMaxSize = 70,
-    hipDeviceAttributeMaxRegistersPerBlock = 71,
-    hipDeviceAttributeMaxRegistersPerMultiprocessor = 72,
-    hipDeviceAttributeReservedSharedMemPerBlock = 73,
-    hipDeviceAttributeMaxSharedMemoryPerBlock = 74,
-    hipDeviceAttributeSharedMemPerBlockOptin = 75,
-    hipDeviceAttributeSharedMemPerMultiprocessor = 76,
-    hipDeviceAttributeSingleToDoublePrecisionPerfRatio = 77,
-    hipDeviceAttributeStreamPrioritiesSupported = 78,
-    hipDeviceAttributeSurfaceAlignment = 79,
-    hipDeviceAttributeTccDriver = 80,
-    hipDeviceAttributeTextureAlignment = 81,
-    hipDeviceAttributeTexturePitchAlignment = 82,
-    hipDeviceAttributeTotalConstantMemory = 83,
-    hipDeviceAttributeTotalGlobalMem = 84,
-    hipDeviceAttributeUnifiedAddressing = 85,
-    hipDeviceAttributeUnused2 = 86,
-    hipDeviceAttributeWarpSize = 87,
-    hipDeviceAttributeMemoryPoolsSupported = 88,
-    hipDeviceAttributeVirtualMemoryManagementSupported = 89,
-    hipDeviceAttributeHostRegisterSupported = 90,
-    hipDeviceAttributeMemoryPoolSupportedHandleTypes = 91,
-    hipDeviceAttributeCudaCompatibleEnd = 9999,
-    hipDeviceAttributeAmdSpecificBegin = 10000,
-    hipDeviceAttributeClockInstructionRate = 10000,
-    hipDeviceAttributeUnused3 = 10001,
-    hipDeviceAttributeMaxSharedMemoryPerMultiprocessor = 10002,
-    hipDeviceAttributeUnused4 = 10003,
-    hipDeviceAttributeUnused5 = 10004,
-    hipDeviceAttributeHdpMemFlushCntl = 10005,
-    hipDeviceAttributeHdpRegFlushCntl = 10006,
-    hipDeviceAttributeCooperativeMultiDeviceUnmatchedFunc = 10007,
-    hipDeviceAttributeCooperativeMultiDeviceUnmatchedGridDim = 10008,
-    hipDeviceAttributeCooperativeMultiDeviceUnmatchedBlockDim = 10009,
-    hipDeviceAttributeCooperativeMultiDeviceUnmatchedSharedMem = 10010,
-    hipDeviceAttributeIsLargeBar = 10011,
-    hipDeviceAttributeAsicRevision = 10012,
-    hipDeviceAttributeCanUseStreamWaitValue = 10013,
-    hipDeviceAttributeImageSupport = 10014,
-    hipDeviceAttributePhysicalMultiProcessorCount = 10015,
-    hipDeviceAttributeFineGrainSupport = 10016,
-    hipDeviceAttributeWallClockRate = 10017,
-    hipDeviceAttributeAmdSpecificEnd = 19999,
-    hipDeviceAttributeVendorSpecificBegin = 20000,
-} hipDeviceAttribute_t;
+#include <hip/hip_device_types.h>
+#include <hip/hip_memory_types.h>
+#include <hip/hip_module_types.h>
 
 /* ---- errors ------------------------------------------------------------ */
 const char *hipGetErrorName(hipError_t hip_error);
@@ -611,6 +223,11 @@ hipError_t hipDeviceSynchronize(void);
 hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId);
 hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int deviceId);
 hipError_t hipDeviceGetPCIBusId(char *pciBusId, int len, int device);
+/* The device at PCI address pciBusId ("dddd:bb:dd", a function part is
+ * ignored), as hipDeviceGetPCIBusId writes it. */
+hipError_t hipDeviceGetByPCIBusId(int *device, const char *pciBusId);
+hipError_t hipDeviceTotalMem(size_t *bytes, hipDevice_t device);
+hipError_t hipDeviceComputeCapability(int *major, int *minor, hipDevice_t device);
 
 /* ---- memory ------------------------------------------------------------ */
 hipError_t hipMalloc(void **ptr, size_t size);
@@ -691,10 +308,20 @@ hipError_t hipMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int s
 hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *linktype,
                                         uint32_t *hopcount);
 
+/* Peer attributes of an ordered pair of devices (CONTRACT.md §5.10). */
+hipError_t hipDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDevice,
+                                    int dstDevice);
+
+/* ---- pointer information (CONTRACT.md §5.2) ---------------------------- */
+hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void *ptr);
+hipError_t hipMemPtrGetInfo(void *ptr, size_t *size);
+
 /* ---- not offered here: always hipErrorNotSupported (CONTRACT.md §6) ---- */
 /* Managed memory needs the kernel's SVM/HMM path, arrays need image
- * layouts; declared so that code mentioning them (hip-tests' resource
- * guards) compiles and fails honestly. */
+ * layouts, pools a stream-ordered allocator, IPC handles a way to hand a
+ * dma-buf file descriptor to another process; declared so that code
+ * mentioning them (hip-tests' resource guards) compiles and fails honestly
+ * after the argument checks of CONTRACT.md §6. */
 hipError_t hipMallocManaged(void **dev_ptr, size_t size,
                             unsigned int flags __dparm(hipMemAttachGlobal));
 hipError_t hipMallocArray(hipArray_t *array, const hipChannelFormatDesc *desc, size_t width,
@@ -705,29 +332,40 @@ hipError_t hipArrayCreate(hipArray_t *pHandle, const HIP_ARRAY_DESCRIPTOR *pAllo
 hipError_t hipArray3DCreate(hipArray_t *array, const HIP_ARRAY3D_DESCRIPTOR *pAllocateArray);
 hipError_t hipArrayDestroy(hipArray_t array);
 hipError_t hipFreeArray(hipArray_t array);
+hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *mipmappedArray,
+                                   const struct hipChannelFormatDesc *desc, struct hipExtent extent,
+                                   unsigned int numLevels, unsigned int flags __dparm(0));
+hipError_t hipGetMipmappedArrayLevel(hipArray_t *levelArray,
+                                     hipMipmappedArray_const_t mipmappedArray, unsigned int level);
+hipError_t hipFreeMipmappedArray(hipMipmappedArray_t mipmappedArray);
+hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream);
+hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream);
+hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device);
+hipError_t hipDeviceGetMemPool(hipMemPool_t *mem_pool, int device);
+hipError_t hipDeviceSetMemPool(int device, hipMemPool_t mem_pool);
+hipError_t hipMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_props);
+hipError_t hipMemPoolDestroy(hipMemPool_t mem_pool);
+hipError_t hipMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void *value);
+hipError_t hipMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void *value);
+hipError_t hipMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold);
+hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_pool,
+                                  hipStream_t stream);
+hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr);
+hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned int flags);
+hipError_t hipIpcCloseMemHandle(void *devPtr);
+hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event);
+hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle);
 
-/* ---- kernel launches: need a GPU compiler; always hipErrorNotSupported -- */
-hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
-                           void **args, size_t sharedMemBytes __dparm(0),
-                           hipStream_t stream __dparm(0));
-hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem __dparm(0),
-                            hipStream_t stream __dparm(0));
-hipError_t hipModuleLoad(hipModule_t *module, const char *fname);
-hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, const char *kname);
-
-static inline hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w,
-                                                        enum hipChannelFormatKind f) {
-    hipChannelFormatDesc d;
-    d.x = x;
-    d.y = y;
-    d.z = z;
-    d.w = w;
-    d.f = f;
-    return d;
-}
+/* A channel description of x, y, z, w bits per channel and kind f. */
+hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w, enum hipChannelFormatKind f);
 
 #ifdef __cplusplus
 } /* extern "C" */
+#endif
+
+#include <hip/hip_module_api.h>
+
+#ifdef __cplusplus
 
 /* hipCreateChannelDesc<T>(): bits per channel and kind of a scalar or
  * vector element type, as HIP's channel_descriptor.h answers them. */

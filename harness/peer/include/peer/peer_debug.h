@@ -113,7 +113,8 @@ typedef struct peerDeviceInfo {
     uint64_t hive_id; /* XGMI hive id, 0 if none */
     uint64_t vram_bytes;
     uint64_t visible_vram_bytes;
-    char name[64]; /* marketing name or "" */
+    char name[64];         /* marketing name or "" */
+    uint32_t sdma_engines; /* SDMA rings HW_IP_INFO(DMA) offers this process */
 } peerDeviceInfo;
 hipError_t peerGetDeviceInfo(int device, peerDeviceInfo *info);
 
@@ -201,6 +202,12 @@ int peerOwnerDevice(const void *ptr);
  * library; "drm" also when no device is visible, NULL when the setting is
  * not one of the two. */
 const char *peerKernelPath(void);
+
+/* What this thread's last refused module load or kernel launch named (the
+ * kernel or file, what its code objects are, the device) and why, as the
+ * one stderr line the refusal printed; "" when none was refused
+ * (CONTRACT.md section 5.6). Valid until the thread's next refusal. */
+const char *peerLastGpuCodeRefusal(void);
 
 #ifdef __cplusplus
 } /* extern "C" */

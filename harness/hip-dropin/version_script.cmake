@@ -1,0 +1,37 @@
+# peer_hip_write_version_script(EXPORTS NODES OUT): a GNU ld version script
+# giving every symbol of EXPORTS ("symbol node" lines, rocm-5.2.3-exports.txt)
+# ROCm's version node, the nodes chained as NODES lists them, and every
+# other C entry point of this library (hip*, __hip*, hiprtc*, peer*: HIP
+# calls of later versions, the harness's extensions) a node of its own,
+# peer_hip_1. Everything else stays local. Symbols of EXPORTS the library
+# does not define are ignored by the linker (missing-symbols.txt lists them).
+function(peer_hip_write_version_script exports nodes out)
+  file(STRINGS ${exports} lines)
+  foreach(node ${nodes})
+    set(_syms_${node} "")
+  endforeach()
+  foreach(line ${lines})
+    if(NOT line MATCHES "^([^ ]+) ([^ ]+)$")
+      message(FATAL_ERROR "${exports}: bad line '${line}' (expected 'symbol node')")
+    endif()
+    set(sym ${CMAKE_MATCH_1})
+    set(node ${CMAKE_MATCH_2})
+    if(NOT node IN_LIST nodes)
+      message(FATAL_ERROR "${exports}: symbol ${sym} has node ${node}, not one of ${nodes}")
+    endif()
+    string(APPEND _syms_${node} "    ${sym};\n")
+  endforeach()
+  set(text "/* Generated from ${exports} by version_script.cmake. */\n")
+  set(parent "")
+  foreach(node ${nodes})
+    string(APPEND text "${node} {\n  global:\n${_syms_${node}}")
+    if(parent STREQUAL "")
+      string(APPEND text "  local:\n    *;\n};\n")
+    else()
+      string(APPEND text "} ${parent};\n")
+    endif()
+    set(parent ${node})
+  endforeach()
+  string(APPEND text "peer_hip_1 {\n  global:\n    hip*;\n    __hip*;\n    peer*;\n} ${parent};\n")
+  file(CONFIGURE OUTPUT ${out} CONTENT "${text}" @ONLY)
+endfunction()
