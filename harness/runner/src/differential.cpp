@@ -153,9 +153,12 @@ int compare_dirs(const RunSettings &s, const fs::path &dir, std::string &table) 
         recs[i] = report::records_of(report::read_journal(journal.string()));
     }
     std::vector<std::string> case_paths = s.case_paths;
+    std::optional<cases::Topology> topology; // the machine as the harness run planned it
     if (auto saved = read_results_dir((dir / "harness").string());
-        std::holds_alternative<SavedRun>(saved))
+        std::holds_alternative<SavedRun>(saved)) {
         case_paths = std::get<SavedRun>(saved).settings.case_paths;
+        topology = std::get<SavedRun>(saved).topology;
+    }
     std::shared_ptr<cases::LoadResult> loaded;
     const StepLookup steps = step_lookup(case_paths, loaded);
     // A crashed record's log is in its own run's directory: records of both
@@ -168,7 +171,8 @@ int compare_dirs(const RunSettings &s, const fs::path &dir, std::string &table) 
         const fs::path log = dir / (ours ? names[0] : names[1]) / r.log;
         return fs::exists(log) ? trace_of(read_file(log)) : Trace{};
     };
-    const DiffSummary d = compare_runs(recs[0], recs[1], steps, trace);
+    const DiffSummary d =
+        compare_runs(recs[0], recs[1], steps, trace, topology ? &*topology : nullptr);
     table = render_differential(d);
     nlohmann::json j;
     j["compared"] = d.compared;

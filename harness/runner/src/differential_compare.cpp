@@ -58,7 +58,8 @@ struct Side {
 
 const DocumentedDifference *documented(std::span<const DocumentedDifference> rules,
                                        const InstanceRecord &h, const StepInfo &info,
-                                       const std::string &ha, const std::string &ra) {
+                                       const std::string &ha, const std::string &ra,
+                                       const cases::Topology *topology) {
     const std::string family = h.suite + "/" + h.kase;
     for (const auto &r : rules) {
         if (*r.step_kind && info.kind != r.step_kind) continue;
@@ -67,6 +68,7 @@ const DocumentedDifference *documented(std::span<const DocumentedDifference> rul
             std::string(r.rocm) == "crash" ? ra.rfind("crash", 0) == 0 : ra == r.rocm;
         if (!rocm_ok) continue;
         if (*r.case_pattern && family.find(r.case_pattern) == std::string::npos) continue;
+        if (r.applies && !r.applies(DiffContext{topology, &h})) continue;
         return &r;
     }
     return nullptr;
@@ -78,7 +80,8 @@ void not_comparable(DiffSummary &d, const std::string &reason, size_t n = 1) {
 }
 
 void compare_instance(DiffSummary &d, const InstanceRecord &h, const Side &hs, const Side &rs,
-                      const StepLookup &steps, std::span<const DocumentedDifference> rules) {
+                      const StepLookup &steps, const cases::Topology *topology,
+                      std::span<const DocumentedDifference> rules) {
     std::set<int> all;
     for (const auto &[k, v] : hs.answers)
         all.insert(k);
@@ -112,7 +115,7 @@ void compare_instance(DiffSummary &d, const InstanceRecord &h, const Side &hs, c
         row.info = steps(h.suite, h.kase, step);
         row.harness = hs.shown(step);
         row.rocm = rs.shown(step);
-        if (const auto *rule = documented(rules, h, row.info, ha, ra)) {
+        if (const auto *rule = documented(rules, h, row.info, ha, ra, topology)) {
             row.documented = true;
             row.contract = rule->contract;
         }
@@ -162,6 +165,7 @@ Trace trace_of(const std::string &log_text) {
 DiffSummary compare_runs(const std::vector<InstanceRecord> &harness,
                          const std::vector<InstanceRecord> &rocm, const StepLookup &steps,
                          const std::function<Trace(const InstanceRecord &)> &trace,
+                         const cases::Topology *topology,
                          std::span<const DocumentedDifference> rules) {
     std::map<std::string, const InstanceRecord *> theirs;
     for (const auto &r : rocm)
@@ -186,7 +190,7 @@ DiffSummary compare_runs(const std::vector<InstanceRecord> &harness,
             not_comparable(d, "ROCm's run skipped it: " + r.reason, n);
             continue;
         }
-        compare_instance(d, *h, Side(*h, trace(*h)), Side(r, trace(r)), steps, rules);
+        compare_instance(d, *h, Side(*h, trace(*h)), Side(r, trace(r)), steps, topology, rules);
     }
     return d;
 }

@@ -8,7 +8,45 @@
 
 namespace harness::runner {
 
+namespace {
+
+// The instance's destination device: the second of `pair=a>b`, else
+// `device=d`; -1 when neither.
+int destination(const report::InstanceRecord &r) {
+    for (const auto &[k, v] : r.params) {
+        if (k == "pair" && v.find('>') != std::string::npos)
+            return std::stoi(v.substr(v.find('>') + 1));
+        if (k == "device") return std::stoi(v);
+    }
+    return -1;
+}
+
+// ROCclr 5.2.3 makes its P2P staging buffer only when the last GPU has
+// fewer P2P agents (GPUs with a link to it) than other GPUs
+// (device/rocm/rocdevice.cpp Device::create), and stages a copy through it
+// whenever the current device is not among the destination's P2P agents
+// (rocvirtual.cpp submitCopyMemoryP2P): on a machine whose last GPU every
+// other reaches, a copy to a GPU that some GPU cannot reach dereferences the
+// missing buffer.
+bool rocm_p2p_stage_missing(const DiffContext &c) {
+    if (!c.topology || !c.instance) return false;
+    const cases::Topology &t = *c.topology;
+    const int n = t.device_count, dst = destination(*c.instance);
+    if (n < 2 || dst < 0 || dst >= n) return false;
+    int reach_last = 0;
+    for (int e = 0; e < n - 1; ++e)
+        reach_last += t.can_access(e, n - 1) ? 1 : 0;
+    if (reach_last < n - 1) return false; // the buffer exists
+    for (int e = 0; e < n; ++e)
+        if (e != dst && !t.can_access(e, dst)) return true;
+    return false;
+}
+
+} // namespace
+
 std::span<const DocumentedDifference> documented_differences() {
+    static constexpr const char *kStageMissing =
+        "a copy to a GPU some other GPU cannot reach, where every GPU reaches the last one";
     static constexpr DocumentedDifference kRows[] = {
         {"can_access_peer", "hipErrorInvalidDevice", "hipSuccess", "",
          "CanAccessPeer(-1,-1) / (N,N)"},
@@ -26,6 +64,8 @@ std::span<const DocumentedDifference> documented_differences() {
         {"memcpy_peer", "hipErrorInvalidValue", "crash", "overlapping",
          "MemcpyPeer overlapping ranges"},
         {"memcpy_peer", "hipErrorInvalidValue", "hipSuccess", "freed-pointer",
+         "MemcpyPeer with a freed pointer"},
+        {"memcpy_peer", "hipErrorInvalidValue", "crash", "freed-pointer",
          "MemcpyPeer with a freed pointer"},
         {"verify", "ok", "failed", "allocation/reallocation-after-free-reads-zero",
          "hipMalloc memory reads zero"},
@@ -49,6 +89,9 @@ std::span<const DocumentedDifference> documented_differences() {
          "a successful call after a failed one"},
         {"get_last_error", "hipErrorInvalidValue", "hipSuccess", "last-error",
          "a successful call after a failed one"},
+        {"memcpy_peer", "", "crash", "", kStageMissing, rocm_p2p_stage_missing},
+        {"memcpy_peer_async", "", "crash", "", kStageMissing, rocm_p2p_stage_missing},
+        {"memcpy", "", "crash", "", kStageMissing, rocm_p2p_stage_missing},
     };
     return kRows;
 }

@@ -9,8 +9,8 @@ RocmStep rocm_step(StepKind kind) {
     constexpr const char *kDebugApi =
         "the harness's debug API (peer_debug.h: raw engine access, copy chunking); ROCm has none";
     constexpr const char *kLayout =
-        "hipDeviceProp_t and the attribute numbers differ between the harness's header and "
-        "ROCm 5.2.3's";
+        "its checks compare the properties with the harness's own device facts (peer_debug.h "
+        "peerGetDeviceInfo, its kernel path)";
     constexpr const char *kKernel = "a raw kernel ioctl or a provoked GPU fault, not a HIP call";
     switch (kind) {
     case StepKind::raw_sdma_read:

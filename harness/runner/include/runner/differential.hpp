@@ -9,6 +9,7 @@
 // comparable`, with the reason, and counted.
 #pragma once
 
+#include "cases/topology.hpp"
 #include "report/record.hpp"
 #include "runner/settings.hpp"
 
@@ -20,6 +21,13 @@
 
 namespace harness::runner {
 
+// What a rule may ask besides the answers: the machine (the harness run's
+// topology, over the GPUs both runtimes list) and the instance.
+struct DiffContext {
+    const cases::Topology *topology = nullptr; // nullptr: unknown
+    const report::InstanceRecord *instance = nullptr;
+};
+
 // A CONTRACT.md §4 row as the differential recognises it in two answers.
 struct DocumentedDifference {
     const char *step_kind;    // the case language's step name ("" any)
@@ -27,6 +35,7 @@ struct DocumentedDifference {
     const char *rocm;         // ROCm's answer; "crash" for a crash during the step
     const char *case_pattern; // substring of "suite/case" ("" any)
     const char *contract;     // the row's first cell in CONTRACT.md §4, verbatim
+    bool (*applies)(const DiffContext &) = nullptr; // a condition on the machine, or none
 };
 std::span<const DocumentedDifference> documented_differences();
 
@@ -76,6 +85,7 @@ Trace trace_of(const std::string &log_text);
 DiffSummary compare_runs(const std::vector<report::InstanceRecord> &harness,
                          const std::vector<report::InstanceRecord> &rocm, const StepLookup &steps,
                          const std::function<Trace(const report::InstanceRecord &)> &trace,
+                         const cases::Topology *topology = nullptr,
                          std::span<const DocumentedDifference> rules = documented_differences());
 
 // The table and the closing line "N steps compared, D documented
