@@ -56,6 +56,21 @@ void add_lab_commands(CLI::App &app, LabCli &lab, const std::string &sim) {
     lab.baseline->add_option("-o,--output", lab.out, "fails file to write (default: stdout)");
     lab.html = app.add_subcommand("html", "(re)write report.html of a results directory");
     lab.html->add_option("dir", lab.html_dir, "results directory")->required();
+    lab.trend = app.add_subcommand(
+        "trend", "trend.html and CSV across nightly results directories: outcome and GB/s per "
+                 "pair and night, change points with the fingerprint fields that differ");
+    lab.trend
+        ->add_option("results", lab.trend_options.inputs,
+                     "results directories, one per night, or directories of them (name order)")
+        ->required();
+    lab.trend->add_option("-o,--output", lab.trend_options.out_dir,
+                          "directory for trend.html, trend.csv, trend-families.csv, "
+                          "trend-changes.csv (default .)");
+    lab.trend
+        ->add_option("--bandwidth-threshold", lab.trend_options.threshold_pct,
+                     "percent a pair's measured GB/s may fall from one night to the next before "
+                     "it is a change point (default 10, as compare)")
+        ->check(CLI::Range(0.0, 1000.0));
     lab.merge = app.add_subcommand(
         "merge", "join the results directories of shards 1..N into one run (--shard I/N runs)");
     lab.merge->add_option("-o,--output", lab.merged_out, "results directory to create")->required();
@@ -87,6 +102,7 @@ int run_lab_command(const LabCli &lab) {
         return 0;
     }
     if (lab.merge && *lab.merge) return lab::merge_command(lab.merged_out, lab.inputs);
+    if (lab.trend && *lab.trend) return lab::trend_command(lab.trend_options);
     return -1;
 }
 

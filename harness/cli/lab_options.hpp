@@ -4,6 +4,7 @@
 
 #include "lab/bisect.hpp"
 #include "lab/commands.hpp"
+#include "lab/trend.hpp"
 #include "runner/settings.hpp"
 
 #include <CLI/CLI.hpp>
@@ -17,7 +18,8 @@ struct LabCli {
     lab::LabRunOptions run;
     std::string shard; // "I/N"
     CLI::App *baseline = nullptr, *merge = nullptr, *html = nullptr;
-    CLI::App *bisect_run = nullptr, *bisect_report = nullptr;
+    CLI::App *bisect_run = nullptr, *bisect_report = nullptr, *trend = nullptr;
+    lab::TrendOptions trend_options;
     lab::BisectRunOptions bisect;
     lab::BisectReportOptions report;
     bool no_shrink = false;
