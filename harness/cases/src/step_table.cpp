@@ -556,25 +556,6 @@ constexpr StepSpec kSteps[] = {
 
 } // namespace
 
-bool is_kernel_step(StepKind kind) {
-    switch (kind) {
-    case StepKind::kernel_bo:
-    case StepKind::kernel_bo_read:
-    case StepKind::kernel_va:
-    case StepKind::kernel_cs:
-    case StepKind::kernel_wait:
-    case StepKind::kernel_syncobj:
-    case StepKind::kernel_dependency:
-    case StepKind::kernel_dmabuf:
-    case StepKind::kernel_vm:
-    case StepKind::kernel_jobs:
-    case StepKind::kernel_kfd:
-        return true;
-    default:
-        return false;
-    }
-}
-
 std::span<const StepSpec> step_specs() {
     return kSteps;
 }

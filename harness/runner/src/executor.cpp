@@ -92,208 +92,229 @@ nlohmann::json Interpreter::run() {
     return out;
 }
 
+// The step table: the member that runs each step kind of harness/cases's
+// step table (the kinds, their arguments and checks are declared there). A
+// new step kind is a row here and its member function; a kind without a row
+// fails its instance (runner.e2e checks that every kind has one).
+Interpreter::StepFunction Interpreter::step_function(StepKind kind) {
+    struct Row {
+        StepKind kind;
+        StepFunction run;
+    };
+    static constexpr Row kRows[] = {
+        // Devices and peer access (this file).
+        {StepKind::set_device, &Interpreter::set_device},
+        {StepKind::get_device, &Interpreter::get_device},
+        {StepKind::get_device_count, &Interpreter::get_device_count},
+        {StepKind::can_access_peer, &Interpreter::can_access},
+        {StepKind::enable_peer_access, &Interpreter::enable_peer_access},
+        {StepKind::disable_peer_access, &Interpreter::disable_peer_access},
+        {StepKind::device_reset, &Interpreter::device_reset},
+        {StepKind::device_synchronize, &Interpreter::device_synchronize},
+        {StepKind::set_copy_packet_max, &Interpreter::set_copy_packet_max},
+        {StepKind::error_name, &Interpreter::error_name},
+        {StepKind::selftest, &Interpreter::selftest_step},
+        // Allocations, copies, verification, raw access (executor_memory.cpp).
+        {StepKind::alloc, &Interpreter::alloc},
+        {StepKind::free, &Interpreter::free_buffer},
+        {StepKind::fill, &Interpreter::fill},
+        {StepKind::get_address_range, &Interpreter::address_range},
+        {StepKind::memcpy_peer, &Interpreter::memcpy_peer},
+        {StepKind::verify, &Interpreter::verify_step},
+        {StepKind::raw_sdma_read, &Interpreter::raw_read},
+        {StepKind::raw_sdma_write, &Interpreter::raw_write},
+        // Streams (executor_streams.cpp).
+        {StepKind::memcpy, &Interpreter::memcpy_kind},
+        {StepKind::memcpy_async, &Interpreter::memcpy_kind},
+        {StepKind::stream_synchronize, &Interpreter::stream_step},
+        {StepKind::stream_query, &Interpreter::stream_step},
+        {StepKind::stream_hold, &Interpreter::stream_step},
+        {StepKind::stream_release, &Interpreter::stream_step},
+        // Events and callbacks (executor_events.cpp).
+        {StepKind::event_create, &Interpreter::event_step},
+        {StepKind::event_record, &Interpreter::event_step},
+        {StepKind::event_query, &Interpreter::event_step},
+        {StepKind::event_synchronize, &Interpreter::event_step},
+        {StepKind::event_destroy, &Interpreter::event_step},
+        {StepKind::stream_wait_event, &Interpreter::event_step},
+        {StepKind::event_elapsed_time, &Interpreter::elapsed_time},
+        {StepKind::stream_add_callback, &Interpreter::add_callback},
+        // Host memory, memory info, stream lifetime, last error (executor_host.cpp).
+        {StepKind::memcpy_peer_async, &Interpreter::memcpy_peer_async},
+        {StepKind::host_pageable, &Interpreter::host_step},
+        {StepKind::host_malloc, &Interpreter::host_step},
+        {StepKind::host_free, &Interpreter::host_step},
+        {StepKind::host_register, &Interpreter::host_step},
+        {StepKind::host_unregister, &Interpreter::host_step},
+        {StepKind::host_get_device_pointer, &Interpreter::host_get_device_pointer},
+        {StepKind::mem_get_info, &Interpreter::mem_get_info},
+        {StepKind::stream_create, &Interpreter::stream_lifetime},
+        {StepKind::stream_destroy, &Interpreter::stream_lifetime},
+        {StepKind::get_last_error, &Interpreter::last_error},
+        {StepKind::peek_at_last_error, &Interpreter::last_error},
+        // Byte fills and device queries (executor_device.cpp).
+        {StepKind::memset, &Interpreter::memset_bytes},
+        {StepKind::memset_async, &Interpreter::memset_bytes},
+        {StepKind::get_device_properties, &Interpreter::device_properties},
+        {StepKind::device_get_attribute, &Interpreter::device_attribute},
+        // Disruptive (executor_disruptive.cpp).
+        {StepKind::provoke, &Interpreter::provoke},
+        // Kernel-contract steps: raw ioctls on the instance's own DRM files
+        // (executor_kernel.cpp, executor_kernel_vm.cpp, executor_kernel_jobs.cpp)
+        // and the KFD path (executor_kernel_kfd.cpp).
+        {StepKind::kernel_bo, &Interpreter::kernel_bo},
+        {StepKind::kernel_bo_read, &Interpreter::kernel_bo_read},
+        {StepKind::kernel_va, &Interpreter::kernel_va},
+        {StepKind::kernel_cs, &Interpreter::kernel_cs},
+        {StepKind::kernel_wait, &Interpreter::kernel_wait},
+        {StepKind::kernel_syncobj, &Interpreter::kernel_syncobj},
+        {StepKind::kernel_dependency, &Interpreter::kernel_dependency},
+        {StepKind::kernel_dmabuf, &Interpreter::kernel_dmabuf},
+        {StepKind::kernel_vm, &Interpreter::kernel_vm},
+        {StepKind::kernel_jobs, &Interpreter::kernel_jobs},
+        {StepKind::kernel_kfd, &Interpreter::kernel_kfd},
+    };
+    for (const Row &r : kRows)
+        if (r.kind == kind) return r.run;
+    return nullptr;
+}
+
 std::string Interpreter::execute(const Step &s) {
+    const StepFunction run = step_function(s.spec->kind);
+    if (!run) return "step kind not handled by the interpreter";
     try {
-        return dispatch(s);
+        return (this->*run)(s);
     } catch (const StepError &e) {
         return e.message;
     }
 }
 
-std::string Interpreter::dispatch(const Step &s) {
-    switch (s.spec->kind) {
-    case StepKind::set_device: {
-        int d = static_cast<int>(num(s, "device", 0));
-        return code_check(s, hipSetDevice(d), fmt::format("hipSetDevice({})", d));
+std::string Interpreter::set_device(const Step &s) {
+    int d = static_cast<int>(num(s, "device", 0));
+    return code_check(s, hipSetDevice(d), fmt::format("hipSetDevice({})", d));
+}
+
+std::string Interpreter::get_device(const Step &s) {
+    int d = -1;
+    hipError_t e = hipGetDevice(&d);
+    if (auto m = code_check(s, e, "hipGetDevice"); !m.empty()) return m;
+    int64_t want = eval(s.arg("expect_value")->check.value);
+    if (e == hipSuccess && d != want)
+        return fmt::format("hipGetDevice reported {}, expected {}", d, want);
+    return {};
+}
+
+std::string Interpreter::get_device_count(const Step &s) {
+    int n = -1;
+    hipError_t e = hipGetDeviceCount(&n);
+    if (auto m = code_check(s, e, "hipGetDeviceCount"); !m.empty()) return m;
+    const CheckArg &c = s.arg("expect_value")->check;
+    int64_t want = c.kind == CheckArg::Kind::topology ? topo_.device_count : eval(c.value);
+    if (n != want)
+        return fmt::format("hipGetDeviceCount reported {}, expected {}{}", n, want,
+                           c.kind == CheckArg::Kind::topology ? " (KFD topology)" : "");
+    return {};
+}
+
+std::string Interpreter::free_buffer(const Step &s) {
+    Buffer &b = buffer(s.arg("buffer")->word);
+    hipError_t e = hipFree(b.base);
+    if (e == hipSuccess) b.live = false;
+    return code_check(s, e, "hipFree(" + s.arg("buffer")->word + ")");
+}
+
+std::string Interpreter::fill(const Step &s) {
+    Buffer &b = buffer(s.arg("buffer")->word);
+    PatternKind k = pattern_kind(word(s, "pattern", "lfsr"));
+    b.expect.set_pattern(b.guard, b.bytes, k, static_cast<uint64_t>(num(s, "seed", 1)), 0);
+    std::vector<uint8_t> bytes = expected_bytes(b, b.guard, b.bytes);
+    hipError_t e = hipMemcpyHtoD(b.payload(), bytes.data(), b.bytes);
+    if (e == hipSuccess) b.payload_known = true;
+    return code_check(s, e, "hipMemcpyHtoD (fill)");
+}
+
+std::string Interpreter::enable_peer_access(const Step &s) {
+    if (const Arg *d = s.arg("device"))
+        if (auto m = set_current(static_cast<int>(eval(d->expr))); !m.empty()) return m;
+    int peer = static_cast<int>(num(s, "peer", 0));
+    unsigned flags = static_cast<unsigned>(num(s, "flags", 0));
+    int cur = -1;
+    hipGetDevice(&cur);
+    const Placement before = placement_of(peer);
+    hipError_t e = hipDeviceEnablePeerAccess(peer, flags);
+    if (e == hipSuccess) enabled_.insert({cur, peer});
+    if (auto m = code_check(
+            s, e, fmt::format("hipDeviceEnablePeerAccess({}, {}) on device {}", peer, flags, cur));
+        !m.empty())
+        return m;
+    if (e != hipSuccess) return {};
+    return placement_check(before, cur, peer, "hipDeviceEnablePeerAccess");
+}
+
+std::string Interpreter::disable_peer_access(const Step &s) {
+    if (const Arg *d = s.arg("device"))
+        if (auto m = set_current(static_cast<int>(eval(d->expr))); !m.empty()) return m;
+    int peer = static_cast<int>(num(s, "peer", 0));
+    int cur = -1;
+    hipGetDevice(&cur);
+    hipError_t e = hipDeviceDisablePeerAccess(peer);
+    if (e == hipSuccess) enabled_.erase({cur, peer});
+    return code_check(s, e, fmt::format("hipDeviceDisablePeerAccess({}) on device {}", peer, cur));
+}
+
+std::string Interpreter::device_reset(const Step &s) {
+    if (const Arg *d = s.arg("device"))
+        if (auto m = set_current(static_cast<int>(eval(d->expr))); !m.empty()) return m;
+    int cur = -1;
+    hipGetDevice(&cur);
+    hipError_t e = hipDeviceReset();
+    if (e == hipSuccess) {
+        // harness/peer/CONTRACT.md §2 hipDeviceReset: C's allocations are freed
+        // and C's enabled state is cleared.
+        for (auto &[name, b] : buffers_)
+            if (b.device == cur) b.live = false;
+        std::erase_if(enabled_, [&](const auto &p) { return p.first == cur; });
     }
-    case StepKind::get_device: {
-        int d = -1;
-        hipError_t e = hipGetDevice(&d);
-        if (auto m = code_check(s, e, "hipGetDevice"); !m.empty()) return m;
-        int64_t want = eval(s.arg("expect_value")->check.value);
-        if (e == hipSuccess && d != want)
-            return fmt::format("hipGetDevice reported {}, expected {}", d, want);
-        return {};
+    return code_check(s, e, fmt::format("hipDeviceReset on device {}", cur));
+}
+
+std::string Interpreter::device_synchronize(const Step &s) {
+    return code_check(s, hipDeviceSynchronize(), "hipDeviceSynchronize()");
+}
+
+std::string Interpreter::set_copy_packet_max(const Step &s) {
+    // The runner's fresh state restores the default between instances
+    // (fresh_state.cpp), so a case never leaks its packet size.
+    const int d = static_cast<int>(num(s, "device", 0));
+    const int64_t bytes = num(s, "bytes", 0);
+    return code_check(s, peerSetCopyPacketMax(d, static_cast<size_t>(bytes)),
+                      fmt::format("peerSetCopyPacketMax({}, {})", d, bytes));
+}
+
+std::string Interpreter::verify_step(const Step &s) {
+    return verify(buffer(s.arg("buffer")->word), s.arg("buffer")->word);
+}
+
+std::string Interpreter::error_name(const Step &s) {
+    const std::string code = word(s, "code", "");
+    int v = hip_code_value(code).value_or(-1);
+    const char *n = hipGetErrorName(static_cast<hipError_t>(v));
+    const char *t = hipGetErrorString(static_cast<hipError_t>(v));
+    if (!n || code != n)
+        return fmt::format("hipGetErrorName({}) returned \"{}\", expected \"{}\"", v,
+                           n ? n : "(null)", code);
+    if (!t || !*t) return fmt::format("hipGetErrorString({}) returned an empty text", v);
+    return {};
+}
+
+std::string Interpreter::selftest_step(const Step &s) {
+    const std::string action = word(s, "action", "pass");
+    if (action == "corrupt_guard" || action == "corrupt_payload") {
+        const Arg *b = s.arg("buffer");
+        if (!b) return "selftest " + action + " needs a buffer";
+        return corrupt(buffer(b->word), action == "corrupt_guard");
     }
-    case StepKind::get_device_count: {
-        int n = -1;
-        hipError_t e = hipGetDeviceCount(&n);
-        if (auto m = code_check(s, e, "hipGetDeviceCount"); !m.empty()) return m;
-        const CheckArg &c = s.arg("expect_value")->check;
-        int64_t want = c.kind == CheckArg::Kind::topology ? topo_.device_count : eval(c.value);
-        if (n != want)
-            return fmt::format("hipGetDeviceCount reported {}, expected {}{}", n, want,
-                               c.kind == CheckArg::Kind::topology ? " (KFD topology)" : "");
-        return {};
-    }
-    case StepKind::alloc:
-        return alloc(s);
-    case StepKind::free: {
-        Buffer &b = buffer(s.arg("buffer")->word);
-        hipError_t e = hipFree(b.base);
-        if (e == hipSuccess) b.live = false;
-        return code_check(s, e, "hipFree(" + s.arg("buffer")->word + ")");
-    }
-    case StepKind::fill: {
-        Buffer &b = buffer(s.arg("buffer")->word);
-        PatternKind k = pattern_kind(word(s, "pattern", "lfsr"));
-        b.expect.set_pattern(b.guard, b.bytes, k, static_cast<uint64_t>(num(s, "seed", 1)), 0);
-        std::vector<uint8_t> bytes = expected_bytes(b, b.guard, b.bytes);
-        hipError_t e = hipMemcpyHtoD(b.payload(), bytes.data(), b.bytes);
-        if (e == hipSuccess) b.payload_known = true;
-        return code_check(s, e, "hipMemcpyHtoD (fill)");
-    }
-    case StepKind::can_access_peer:
-        return can_access(s);
-    case StepKind::enable_peer_access: {
-        if (const Arg *d = s.arg("device"))
-            if (auto m = set_current(static_cast<int>(eval(d->expr))); !m.empty()) return m;
-        int peer = static_cast<int>(num(s, "peer", 0));
-        unsigned flags = static_cast<unsigned>(num(s, "flags", 0));
-        int cur = -1;
-        hipGetDevice(&cur);
-        const Placement before = placement_of(peer);
-        hipError_t e = hipDeviceEnablePeerAccess(peer, flags);
-        if (e == hipSuccess) enabled_.insert({cur, peer});
-        if (auto m = code_check(
-                s, e,
-                fmt::format("hipDeviceEnablePeerAccess({}, {}) on device {}", peer, flags, cur));
-            !m.empty())
-            return m;
-        if (e != hipSuccess) return {};
-        return placement_check(before, cur, peer, "hipDeviceEnablePeerAccess");
-    }
-    case StepKind::disable_peer_access: {
-        if (const Arg *d = s.arg("device"))
-            if (auto m = set_current(static_cast<int>(eval(d->expr))); !m.empty()) return m;
-        int peer = static_cast<int>(num(s, "peer", 0));
-        int cur = -1;
-        hipGetDevice(&cur);
-        hipError_t e = hipDeviceDisablePeerAccess(peer);
-        if (e == hipSuccess) enabled_.erase({cur, peer});
-        return code_check(s, e,
-                          fmt::format("hipDeviceDisablePeerAccess({}) on device {}", peer, cur));
-    }
-    case StepKind::device_reset: {
-        if (const Arg *d = s.arg("device"))
-            if (auto m = set_current(static_cast<int>(eval(d->expr))); !m.empty()) return m;
-        int cur = -1;
-        hipGetDevice(&cur);
-        hipError_t e = hipDeviceReset();
-        if (e == hipSuccess) {
-            // harness/peer/CONTRACT.md §2 hipDeviceReset: C's allocations are freed
-            // and C's enabled state is cleared.
-            for (auto &[name, b] : buffers_)
-                if (b.device == cur) b.live = false;
-            std::erase_if(enabled_, [&](const auto &p) { return p.first == cur; });
-        }
-        return code_check(s, e, fmt::format("hipDeviceReset on device {}", cur));
-    }
-    case StepKind::get_address_range:
-        return address_range(s);
-    case StepKind::memcpy_peer:
-        return memcpy_peer(s);
-    case StepKind::memcpy:
-        return memcpy_kind(s, false);
-    case StepKind::memcpy_async:
-        return memcpy_kind(s, true);
-    case StepKind::stream_synchronize:
-    case StepKind::stream_query:
-    case StepKind::stream_hold:
-    case StepKind::stream_release:
-        return stream_step(s);
-    case StepKind::event_create:
-    case StepKind::event_record:
-    case StepKind::event_query:
-    case StepKind::event_synchronize:
-    case StepKind::event_destroy:
-    case StepKind::stream_wait_event:
-        return event_step(s);
-    case StepKind::event_elapsed_time:
-        return elapsed_time(s);
-    case StepKind::stream_add_callback:
-        return add_callback(s);
-    case StepKind::memcpy_peer_async:
-        return memcpy_peer_async(s);
-    case StepKind::host_pageable:
-    case StepKind::host_malloc:
-    case StepKind::host_free:
-    case StepKind::host_register:
-    case StepKind::host_unregister:
-        return host_step(s);
-    case StepKind::host_get_device_pointer:
-        return host_get_device_pointer(s);
-    case StepKind::mem_get_info:
-        return mem_get_info(s);
-    case StepKind::stream_create:
-    case StepKind::stream_destroy:
-        return stream_lifetime(s);
-    case StepKind::get_last_error:
-    case StepKind::peek_at_last_error:
-        return last_error(s);
-    case StepKind::memset:
-        return memset_bytes(s, false);
-    case StepKind::memset_async:
-        return memset_bytes(s, true);
-    case StepKind::device_synchronize:
-        return code_check(s, hipDeviceSynchronize(), "hipDeviceSynchronize()");
-    case StepKind::get_device_properties:
-        return device_properties(s);
-    case StepKind::device_get_attribute:
-        return device_attribute(s);
-    case StepKind::set_copy_packet_max: {
-        // The runner's fresh state restores the default between instances
-        // (fresh_state.cpp), so a case never leaks its packet size.
-        const int d = static_cast<int>(num(s, "device", 0));
-        const int64_t bytes = num(s, "bytes", 0);
-        return code_check(s, peerSetCopyPacketMax(d, static_cast<size_t>(bytes)),
-                          fmt::format("peerSetCopyPacketMax({}, {})", d, bytes));
-    }
-    case StepKind::verify:
-        return verify(buffer(s.arg("buffer")->word), s.arg("buffer")->word);
-    case StepKind::raw_sdma_read:
-        return raw_read(s);
-    case StepKind::raw_sdma_write:
-        return raw_write(s);
-    case StepKind::error_name: {
-        const std::string code = word(s, "code", "");
-        int v = hip_code_value(code).value_or(-1);
-        const char *n = hipGetErrorName(static_cast<hipError_t>(v));
-        const char *t = hipGetErrorString(static_cast<hipError_t>(v));
-        if (!n || code != n)
-            return fmt::format("hipGetErrorName({}) returned \"{}\", expected \"{}\"", v,
-                               n ? n : "(null)", code);
-        if (!t || !*t) return fmt::format("hipGetErrorString({}) returned an empty text", v);
-        return {};
-    }
-    case StepKind::provoke:
-        return provoke(s);
-    case StepKind::selftest: {
-        const std::string action = word(s, "action", "pass");
-        if (action == "corrupt_guard" || action == "corrupt_payload") {
-            const Arg *b = s.arg("buffer");
-            if (!b) return "selftest " + action + " needs a buffer";
-            return corrupt(buffer(b->word), action == "corrupt_guard");
-        }
-        return selftest(action);
-    }
-    case StepKind::kernel_bo:
-    case StepKind::kernel_bo_read:
-    case StepKind::kernel_va:
-    case StepKind::kernel_cs:
-    case StepKind::kernel_wait:
-    case StepKind::kernel_syncobj:
-    case StepKind::kernel_dependency:
-    case StepKind::kernel_dmabuf:
-        return kernel_step(s);
-    case StepKind::kernel_vm:
-        return kernel_vm(s);
-    case StepKind::kernel_jobs:
-        return kernel_jobs(s);
-    case StepKind::kernel_kfd:
-        return kernel_kfd(s);
-    }
-    return "step kind not handled by the interpreter";
+    return selftest(action);
 }
 
 std::string Interpreter::can_access(const Step &s) {
@@ -355,6 +376,10 @@ std::string Interpreter::selftest(const std::string &action) {
 }
 
 } // namespace detail
+
+bool executes_step(cases::StepKind kind) {
+    return detail::Interpreter::step_function(kind) != nullptr;
+}
 
 nlohmann::json execute_instance(const cases::Instance &instance, const cases::Topology &topology,
                                 Workspace &workspace) {

@@ -93,7 +93,8 @@ std::optional<int> attribute_expected(const AttributeRow &r, const hipDeviceProp
 
 } // namespace
 
-std::string Interpreter::memset_bytes(const Step &s, bool async) {
+std::string Interpreter::memset_bytes(const Step &s) {
+    const bool async = s.spec->kind == StepKind::memset_async;
     Resolved dst = resolve(s.arg("dst")->pointer);
     const int value = static_cast<int>(num(s, "value", 0));
     const size_t n = static_cast<size_t>(num(s, "bytes", 0));

@@ -1,10 +1,11 @@
 // Private to the step interpreter: the Interpreter class, split over
-// executor.cpp (dispatch, device and peer-access steps) and
-// executor_memory.cpp (allocations, copies, verification, raw access).
+// executor.cpp (the step table, device and peer-access steps) and one file
+// per family of steps (executor_memory.cpp, executor_streams.cpp, ...).
 #pragma once
 
 #include "cases/expand.hpp"
 #include "cases/hip_codes.hpp"
+#include "cases/step_table.hpp"
 #include "cases/topology.hpp"
 #include "expected_contents.hpp"
 #include "pattern_cache.hpp"
@@ -78,6 +79,11 @@ class Interpreter {
     Interpreter &operator=(const Interpreter &) = delete;
 
     nlohmann::json run();
+
+    // The member that runs a step of this kind (executor.cpp's step table);
+    // nullptr for a kind it does not know.
+    using StepFunction = std::string (Interpreter::*)(const Step &);
+    static StepFunction step_function(StepKind kind);
 
   private:
     const Instance &in_;
@@ -224,11 +230,24 @@ class Interpreter {
     std::string reset_device(int device);
     std::string copy_works(int device, const char *after);
 
+    // Runs one step through the step table; a StepError becomes its failure.
     std::string execute(const Step &s);
 
-    std::string dispatch(const Step &s);
+    // Devices, peer access and the runner's own steps (executor.cpp).
+    std::string set_device(const Step &s);
+    std::string get_device(const Step &s);
+    std::string get_device_count(const Step &s);
+    std::string enable_peer_access(const Step &s);
+    std::string disable_peer_access(const Step &s);
+    std::string device_reset(const Step &s);
+    std::string device_synchronize(const Step &s);
+    std::string set_copy_packet_max(const Step &s);
+    std::string error_name(const Step &s);
+    std::string selftest_step(const Step &s);
 
     std::string alloc(const Step &s);
+    std::string free_buffer(const Step &s);
+    std::string fill(const Step &s);
 
     std::string can_access(const Step &s);
 
@@ -237,11 +256,12 @@ class Interpreter {
     std::string expected_path(int dst_dev, int src_dev) const;
 
     std::string memcpy_peer(const Step &s);
-    std::string memcpy_kind(const Step &s, bool async);
+    std::string memcpy_kind(const Step &s); // memcpy, memcpy_async
     std::string stream_step(const Step &s);
     std::string stream_of(const Step &s, hipStream_t &out);
 
     std::string verify(Buffer &b, const std::string &name);
+    std::string verify_step(const Step &s);
 
     // Pinned memory, memory info, async peer copies, stream lifetime and the
     // last error (executor_host.cpp); host buffers are released in the destructor.
@@ -254,7 +274,7 @@ class Interpreter {
     void release_host_buffers();
 
     // hipMemset(Async) and the device queries (executor_device.cpp).
-    std::string memset_bytes(const Step &s, bool async);
+    std::string memset_bytes(const Step &s); // memset, memset_async
     std::string device_properties(const Step &s);
     std::string device_attribute(const Step &s);
 
@@ -286,8 +306,17 @@ class Interpreter {
 
     static std::string selftest(const std::string &action);
 
-    // kernel_* steps (executor_kernel.cpp).
-    std::string kernel_step(const Step &s);
+    // kernel_* steps (executor_kernel.cpp); their DRM files, BOs and jobs,
+    // created on the instance's first kernel step.
+    KernelState &kernel_state();
+    std::string kernel_bo(const Step &s);
+    std::string kernel_bo_read(const Step &s);
+    std::string kernel_va(const Step &s);
+    std::string kernel_cs(const Step &s);
+    std::string kernel_wait(const Step &s);
+    std::string kernel_syncobj(const Step &s);
+    std::string kernel_dependency(const Step &s);
+    std::string kernel_dmabuf(const Step &s);
     // kernel_vm (executor_kernel_vm.cpp): what the next job sees after a VA change.
     std::string kernel_vm(const Step &s);
     // kernel_jobs (executor_kernel_jobs.cpp): fences and job lifetimes.

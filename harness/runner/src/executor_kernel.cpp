@@ -288,210 +288,225 @@ std::string dependency(KernelSteps &k, int a, int b, bool &expected_resets) {
 
 } // namespace
 
-std::string Interpreter::kernel_step(const Step &s) {
-    if (!kernel_) kernel_ = std::make_unique<KernelState>();
-    KernelSteps k(*kernel_);
-    const std::string want = word(s, "errno", "ok");
-    auto errno_check = [&](const kmd::Status &st, const std::string &call) -> std::string {
-        if (errno_text(st) == want) return {};
-        return fmt::format("{} returned {}, expected {}", call,
-                           st.ok() ? std::string("success") : st.describe(), want);
-    };
-    auto bo_of = [&](const std::string &name) -> KernelBo & {
-        auto it = kernel_->bos.find(name);
-        if (it == kernel_->bos.end())
-            throw StepError{"'" + name + "' is not a BO created by kernel_bo"};
-        return it->second;
-    };
-    auto job_of = [&](const std::string &name) -> KernelJob & {
-        auto it = kernel_->jobs.find(name);
-        if (it == kernel_->jobs.end())
-            throw StepError{"'" + name + "' is not a job submitted by kernel_cs"};
-        return it->second;
-    };
+namespace {
 
-    switch (s.spec->kind) {
-    case StepKind::kernel_bo: {
-        const int dev = int(num(s, "device", 0));
-        KernelFile &f = k.file(dev);
-        const uint64_t bytes = uint64_t(num(s, "bytes", 0));
-        uint32_t handle = 0;
-        kmd::Status st = f.file->gem_create(bytes, domain_bits(word(s, "domain", "vram")),
-                                            create_flag(word(s, "flag", "none")), handle);
-        if (auto m = errno_check(st, "AMDGPU_GEM_CREATE"); !m.empty()) return m;
-        if (st.ok() && s.arg("as")) kernel_->bos[s.arg("as")->word] = {dev, handle, bytes};
-        return {};
-    }
-    case StepKind::kernel_bo_read: {
-        KernelBo &bo = bo_of(s.arg("bo")->word);
-        KernelFile &f = k.file(bo.device);
-        void *cpu = nullptr;
-        require(f.file->cpu_map(bo.handle, bo.bytes, &cpu), "GEM_MMAP + mmap");
-        const auto *p = static_cast<const uint8_t *>(cpu);
-        size_t bad = 0, first = bo.bytes;
-        for (size_t i = 0; i < bo.bytes; ++i)
-            if (p[i] != 0) {
-                if (first == bo.bytes) first = i;
-                ++bad;
-            }
-        if (bad)
-            return fmt::format("{} of {} bytes of a fresh BO are not zero; first at offset {} "
-                               "(0x{:02x})",
-                               bad, bo.bytes, first, p[first]);
-        return {};
-    }
-    case StepKind::kernel_va: {
-        KernelBo &bo = bo_of(s.arg("bo")->word);
-        KernelFile &f = k.file(bo.device);
-        const std::string from = word(s, "from", "zero");
-        const uint64_t base = from == "start" ? f.file->info().va_offset
-                              : from == "end" ? f.file->info().va_max
-                                              : 0;
-        const uint64_t va = base + uint64_t(num(s, "va", 0));
-        const std::string op = word(s, "op", "map");
-        const uint32_t opcode = op == "map"     ? AMDGPU_VA_OP_MAP
-                                : op == "unmap" ? AMDGPU_VA_OP_UNMAP
-                                                : 99u; // unknown_op
-        kmd::Status st = f.file->gem_va(bo.handle, opcode, va, uint64_t(num(s, "offset", 0)),
-                                        uint64_t(num(s, "bytes", int64_t(bo.bytes))),
-                                        AMDGPU_VM_PAGE_READABLE | AMDGPU_VM_PAGE_WRITEABLE);
-        return errno_check(st, fmt::format("AMDGPU_GEM_VA({} at 0x{:x})", op, va));
-    }
-    case StepKind::kernel_cs: {
-        const int dev = int(num(s, "device", 0));
-        KernelFile &f = k.file(dev);
-        const uint64_t ib_va = k.place_ib(f, k.nop_ib(f));
-        const uint32_t ib_bytes = 8 * 4;
-        const std::string shape = word(s, "chunks", "ib");
-        std::vector<kmd::RawChunk> chunks;
-        if (shape != "none") chunks.push_back(kmd::ib_chunk(ib_va, ib_bytes));
-        if (shape == "undersized_ib") {
-            // 24 of drm_amdgpu_cs_chunk_ib's 32 bytes: through ip_type.
-            chunks.back().data.resize(6);
-            chunks.back().length_dw = 6;
-        } else if (shape == "bad_ip_type") {
-            chunks.back().data[5] = AMDGPU_HW_IP_NUM;
-        } else if (shape == "unknown_chunk") {
-            chunks.push_back({0x7f, 1, {0}});
+// The step's `errno:` (default ok) against what the ioctl returned.
+std::string errno_check(const std::string &want, const kmd::Status &st, const std::string &call) {
+    if (errno_text(st) == want) return {};
+    return fmt::format("{} returned {}, expected {}", call,
+                       st.ok() ? std::string("success") : st.describe(), want);
+}
+
+KernelBo &bo_of(KernelState &k, const std::string &name) {
+    auto it = k.bos.find(name);
+    if (it == k.bos.end()) throw StepError{"'" + name + "' is not a BO created by kernel_bo"};
+    return it->second;
+}
+
+KernelJob &job_of(KernelState &k, const std::string &name) {
+    auto it = k.jobs.find(name);
+    if (it == k.jobs.end()) throw StepError{"'" + name + "' is not a job submitted by kernel_cs"};
+    return it->second;
+}
+
+} // namespace
+
+KernelState &Interpreter::kernel_state() {
+    if (!kernel_) kernel_ = std::make_unique<KernelState>();
+    return *kernel_;
+}
+
+std::string Interpreter::kernel_bo(const Step &s) {
+    KernelSteps k(kernel_state());
+    const int dev = int(num(s, "device", 0));
+    KernelFile &f = k.file(dev);
+    const uint64_t bytes = uint64_t(num(s, "bytes", 0));
+    uint32_t handle = 0;
+    kmd::Status st = f.file->gem_create(bytes, domain_bits(word(s, "domain", "vram")),
+                                        create_flag(word(s, "flag", "none")), handle);
+    if (auto m = errno_check(word(s, "errno", "ok"), st, "AMDGPU_GEM_CREATE"); !m.empty()) return m;
+    if (st.ok() && s.arg("as")) kernel_->bos[s.arg("as")->word] = {dev, handle, bytes};
+    return {};
+}
+
+std::string Interpreter::kernel_bo_read(const Step &s) {
+    KernelSteps k(kernel_state());
+    KernelBo &bo = bo_of(*kernel_, s.arg("bo")->word);
+    KernelFile &f = k.file(bo.device);
+    void *cpu = nullptr;
+    require(f.file->cpu_map(bo.handle, bo.bytes, &cpu), "GEM_MMAP + mmap");
+    const auto *p = static_cast<const uint8_t *>(cpu);
+    size_t bad = 0, first = bo.bytes;
+    for (size_t i = 0; i < bo.bytes; ++i)
+        if (p[i] != 0) {
+            if (first == bo.bytes) first = i;
+            ++bad;
         }
-        uint32_t list = 0;
-        const std::string bl = word(s, "bo_list", "none");
-        if (bl == "valid") {
-            const uint32_t handles[] = {f.ib_bo};
-            require(f.file->bo_list_create(handles, list), "AMDGPU_BO_LIST(CREATE)");
-        } else if (bl == "unknown") {
-            list = 0xdead;
-        }
-        const uint32_t ctx = word(s, "ctx", "own") == "own" ? f.ctx : f.ctx + 1000;
-        uint64_t seq = 0;
-        kmd::Status st = f.file->cs(ctx, list, chunks, seq);
-        if (auto m = errno_check(st, "AMDGPU_CS"); !m.empty()) return m;
-        if (st.ok() && s.arg("as")) kernel_->jobs[s.arg("as")->word] = {dev, ctx, seq};
-        return {};
+    if (bad)
+        return fmt::format("{} of {} bytes of a fresh BO are not zero; first at offset {} "
+                           "(0x{:02x})",
+                           bad, bo.bytes, first, p[first]);
+    return {};
+}
+
+std::string Interpreter::kernel_va(const Step &s) {
+    KernelSteps k(kernel_state());
+    KernelBo &bo = bo_of(*kernel_, s.arg("bo")->word);
+    KernelFile &f = k.file(bo.device);
+    const std::string from = word(s, "from", "zero");
+    const uint64_t base = from == "start" ? f.file->info().va_offset
+                          : from == "end" ? f.file->info().va_max
+                                          : 0;
+    const uint64_t va = base + uint64_t(num(s, "va", 0));
+    const std::string op = word(s, "op", "map");
+    const uint32_t opcode = op == "map"     ? AMDGPU_VA_OP_MAP
+                            : op == "unmap" ? AMDGPU_VA_OP_UNMAP
+                                            : 99u; // unknown_op
+    kmd::Status st = f.file->gem_va(bo.handle, opcode, va, uint64_t(num(s, "offset", 0)),
+                                    uint64_t(num(s, "bytes", int64_t(bo.bytes))),
+                                    AMDGPU_VM_PAGE_READABLE | AMDGPU_VM_PAGE_WRITEABLE);
+    return errno_check(word(s, "errno", "ok"), st,
+                       fmt::format("AMDGPU_GEM_VA({} at 0x{:x})", op, va));
+}
+
+std::string Interpreter::kernel_cs(const Step &s) {
+    KernelSteps k(kernel_state());
+    const int dev = int(num(s, "device", 0));
+    KernelFile &f = k.file(dev);
+    const uint64_t ib_va = k.place_ib(f, k.nop_ib(f));
+    const uint32_t ib_bytes = 8 * 4;
+    const std::string shape = word(s, "chunks", "ib");
+    std::vector<kmd::RawChunk> chunks;
+    if (shape != "none") chunks.push_back(kmd::ib_chunk(ib_va, ib_bytes));
+    if (shape == "undersized_ib") {
+        // 24 of drm_amdgpu_cs_chunk_ib's 32 bytes: through ip_type.
+        chunks.back().data.resize(6);
+        chunks.back().length_dw = 6;
+    } else if (shape == "bad_ip_type") {
+        chunks.back().data[5] = AMDGPU_HW_IP_NUM;
+    } else if (shape == "unknown_chunk") {
+        chunks.push_back({0x7f, 1, {0}});
     }
-    case StepKind::kernel_wait: {
-        KernelJob &job = job_of(s.arg("job")->word);
-        KernelFile &f = k.file(job.device);
-        const uint64_t seq = word(s, "seq", "issued") == "future" ? job.seq + 1000 : job.seq;
-        const bool want_busy = word(s, "must", "signaled") == "busy";
-        const uint64_t timeout = want_busy ? 0 : kWaitNs;
-        const std::string how = word(s, "ioctl", "wait_cs");
-        bool busy = false;
-        kmd::Status st;
-        if (how == "wait_cs") {
-            st = f.file->wait_cs(job.ctx, seq, timeout, busy);
-        } else if (how == "wait_fences") {
-            const std::pair<uint32_t, uint64_t> fences[] = {{job.ctx, seq}};
-            uint32_t first = 0;
-            st = f.file->wait_fences(fences, true, timeout, busy, first);
-        } else {
-            uint32_t h = 0;
-            st = f.file->fence_to_syncobj(job.ctx, seq, h);
-            if (st.ok()) {
-                st = f.file->syncobj_wait(h, timeout, 0);
-                // SYNCOBJ_WAIT reports "not yet" as ETIME, not as a status.
-                if (st.err == ETIME && want_busy) {
-                    busy = true;
-                    st = kmd::Status::success();
-                }
-            }
-        }
-        if (auto m = errno_check(st, "waiting with " + how); !m.empty()) return m;
-        if (st.ok() && busy != want_busy)
-            return fmt::format("{}: the job is {}, expected {}", how,
-                               busy ? "still busy after 10 s" : "signaled",
-                               want_busy ? "busy" : "signaled");
-        return {};
+    uint32_t list = 0;
+    const std::string bl = word(s, "bo_list", "none");
+    if (bl == "valid") {
+        const uint32_t handles[] = {f.ib_bo};
+        require(f.file->bo_list_create(handles, list), "AMDGPU_BO_LIST(CREATE)");
+    } else if (bl == "unknown") {
+        list = 0xdead;
     }
-    case StepKind::kernel_syncobj: {
-        KernelFile &f = k.file(int(num(s, "device", 0)));
-        const std::string state = word(s, "state", "signaled");
+    const uint32_t ctx = word(s, "ctx", "own") == "own" ? f.ctx : f.ctx + 1000;
+    uint64_t seq = 0;
+    kmd::Status st = f.file->cs(ctx, list, chunks, seq);
+    if (auto m = errno_check(word(s, "errno", "ok"), st, "AMDGPU_CS"); !m.empty()) return m;
+    if (st.ok() && s.arg("as")) kernel_->jobs[s.arg("as")->word] = {dev, ctx, seq};
+    return {};
+}
+
+std::string Interpreter::kernel_wait(const Step &s) {
+    KernelSteps k(kernel_state());
+    KernelJob &job = job_of(*kernel_, s.arg("job")->word);
+    KernelFile &f = k.file(job.device);
+    const uint64_t seq = word(s, "seq", "issued") == "future" ? job.seq + 1000 : job.seq;
+    const bool want_busy = word(s, "must", "signaled") == "busy";
+    const uint64_t timeout = want_busy ? 0 : kWaitNs;
+    const std::string how = word(s, "ioctl", "wait_cs");
+    bool busy = false;
+    kmd::Status st;
+    if (how == "wait_cs") {
+        st = f.file->wait_cs(job.ctx, seq, timeout, busy);
+    } else if (how == "wait_fences") {
+        const std::pair<uint32_t, uint64_t> fences[] = {{job.ctx, seq}};
+        uint32_t first = 0;
+        st = f.file->wait_fences(fences, true, timeout, busy, first);
+    } else {
         uint32_t h = 0;
-        require(f.file->syncobj_create(state == "signaled" || state == "signaled_then_reset", h),
-                "SYNCOBJ_CREATE");
-        if (state == "signaled_then_reset") require(f.file->syncobj_reset(h), "SYNCOBJ_RESET");
-        if (state == "unsignaled_then_signaled")
-            require(f.file->syncobj_signal(h), "SYNCOBJ_SIGNAL");
-        return errno_check(f.file->syncobj_wait(h, 0, 0), "SYNCOBJ_WAIT");
-    }
-    case StepKind::kernel_dependency: {
-        bool resets = false;
-        std::string r = dependency(k, int(num(s, "device", 0)), int(num(s, "peer", 1)), resets);
-        if (resets) expected_kernel_events_ |= kExpectReset;
-        return r;
-    }
-    case StepKind::kernel_dmabuf: {
-        const int a = int(num(s, "device", 0)), b = int(num(s, "peer", 1));
-        if (word(s, "must", "stay_in_vram") == "readable_after_close")
-            return dmabuf_after_close(k, a, b, uint64_t(num(s, "bytes", 1 << 20)));
-        if (word(s, "must", "stay_in_vram") == "write_survives_move") {
-            expected_kernel_events_ |= kExpectReset; // a held job timing out is retried
-            return dmabuf_move_under_job(k, a, b, uint64_t(num(s, "bytes", 1 << 20)));
+        st = f.file->fence_to_syncobj(job.ctx, seq, h);
+        if (st.ok()) {
+            st = f.file->syncobj_wait(h, timeout, 0);
+            // SYNCOBJ_WAIT reports "not yet" as ETIME, not as a status.
+            if (st.err == ETIME && want_busy) {
+                busy = true;
+                st = kmd::Status::success();
+            }
         }
-        KernelFile &fa = k.file(a);
-        KernelFile &fb = k.file(b);
-        uint64_t bytes = uint64_t(num(s, "bytes", 1 << 20));
-        const bool must_move = word(s, "must", "stay_in_vram") == "move_to_gtt";
-        if (must_move) {
-            // Larger than the exporter's CPU-visible VRAM (its BAR): no peer
-            // can reach it over PCIe, whatever the P2P rules allow.
-            bytes = beyond_bar_bytes(*fa.file, bytes);
-        }
-        uint32_t h = 0;
-        require(fa.file->gem_create(bytes, AMDGPU_GEM_DOMAIN_VRAM, 0, h), "GEM_CREATE(VRAM)");
-        kmd::FdMemory before, after;
-        require(fa.file->memory(before), "reading the exporter's fdinfo");
-        int fd = -1;
-        require(fa.file->prime_export(h, fd), "PRIME_HANDLE_TO_FD");
-        uint32_t imported = 0;
-        kmd::Status st = fb.file->prime_import(fd, imported);
-        ::close(fd);
-        require(st, "PRIME_FD_TO_HANDLE on the peer");
-        k.map_new(fb, imported, bytes);
-        require(fa.file->memory(after), "reading the exporter's fdinfo");
-        if (must_move) {
-            // No XGMI and the BO beyond the BAR: the importer can only reach
-            // system memory, so the exporter's BO must have moved to GTT.
-            const uint64_t kib = (bytes + 1023) / 1024;
-            if (after.gtt_kib >= before.gtt_kib + kib && after.vram_kib + kib <= before.vram_kib)
-                return {};
-            return fmt::format("importing on device {} (no P2P path to this BO in device {}'s "
-                               "VRAM: it is larger than the BAR) left "
-                               "the BO in VRAM: exporter drm-memory-vram {} -> {} KiB, "
-                               "drm-memory-gtt {} -> {} KiB",
-                               b, a, before.vram_kib, after.vram_kib, before.gtt_kib,
-                               after.gtt_kib);
-        }
-        if (after.vram_kib != before.vram_kib || after.gtt_kib != before.gtt_kib)
-            return fmt::format("importing on device {} moved device {}'s BO: exporter "
-                               "drm-memory-vram {} -> {} KiB, drm-memory-gtt {} -> {} KiB",
-                               b, a, before.vram_kib, after.vram_kib, before.gtt_kib,
-                               after.gtt_kib);
-        return {};
     }
-    default:
-        return "not a kernel step";
+    if (auto m = errno_check(word(s, "errno", "ok"), st, "waiting with " + how); !m.empty())
+        return m;
+    if (st.ok() && busy != want_busy)
+        return fmt::format("{}: the job is {}, expected {}", how,
+                           busy ? "still busy after 10 s" : "signaled",
+                           want_busy ? "busy" : "signaled");
+    return {};
+}
+
+std::string Interpreter::kernel_syncobj(const Step &s) {
+    KernelSteps k(kernel_state());
+    KernelFile &f = k.file(int(num(s, "device", 0)));
+    const std::string state = word(s, "state", "signaled");
+    uint32_t h = 0;
+    require(f.file->syncobj_create(state == "signaled" || state == "signaled_then_reset", h),
+            "SYNCOBJ_CREATE");
+    if (state == "signaled_then_reset") require(f.file->syncobj_reset(h), "SYNCOBJ_RESET");
+    if (state == "unsignaled_then_signaled") require(f.file->syncobj_signal(h), "SYNCOBJ_SIGNAL");
+    return errno_check(word(s, "errno", "ok"), f.file->syncobj_wait(h, 0, 0), "SYNCOBJ_WAIT");
+}
+
+std::string Interpreter::kernel_dependency(const Step &s) {
+    KernelSteps k(kernel_state());
+    bool resets = false;
+    std::string r = dependency(k, int(num(s, "device", 0)), int(num(s, "peer", 1)), resets);
+    if (resets) expected_kernel_events_ |= kExpectReset;
+    return r;
+}
+
+std::string Interpreter::kernel_dmabuf(const Step &s) {
+    KernelSteps k(kernel_state());
+    const int a = int(num(s, "device", 0)), b = int(num(s, "peer", 1));
+    if (word(s, "must", "stay_in_vram") == "readable_after_close")
+        return dmabuf_after_close(k, a, b, uint64_t(num(s, "bytes", 1 << 20)));
+    if (word(s, "must", "stay_in_vram") == "write_survives_move") {
+        expected_kernel_events_ |= kExpectReset; // a held job timing out is retried
+        return dmabuf_move_under_job(k, a, b, uint64_t(num(s, "bytes", 1 << 20)));
     }
+    KernelFile &fa = k.file(a);
+    KernelFile &fb = k.file(b);
+    uint64_t bytes = uint64_t(num(s, "bytes", 1 << 20));
+    const bool must_move = word(s, "must", "stay_in_vram") == "move_to_gtt";
+    if (must_move) {
+        // Larger than the exporter's CPU-visible VRAM (its BAR): no peer
+        // can reach it over PCIe, whatever the P2P rules allow.
+        bytes = beyond_bar_bytes(*fa.file, bytes);
+    }
+    uint32_t h = 0;
+    require(fa.file->gem_create(bytes, AMDGPU_GEM_DOMAIN_VRAM, 0, h), "GEM_CREATE(VRAM)");
+    kmd::FdMemory before, after;
+    require(fa.file->memory(before), "reading the exporter's fdinfo");
+    int fd = -1;
+    require(fa.file->prime_export(h, fd), "PRIME_HANDLE_TO_FD");
+    uint32_t imported = 0;
+    kmd::Status st = fb.file->prime_import(fd, imported);
+    ::close(fd);
+    require(st, "PRIME_FD_TO_HANDLE on the peer");
+    k.map_new(fb, imported, bytes);
+    require(fa.file->memory(after), "reading the exporter's fdinfo");
+    if (must_move) {
+        // No XGMI and the BO beyond the BAR: the importer can only reach
+        // system memory, so the exporter's BO must have moved to GTT.
+        const uint64_t kib = (bytes + 1023) / 1024;
+        if (after.gtt_kib >= before.gtt_kib + kib && after.vram_kib + kib <= before.vram_kib)
+            return {};
+        return fmt::format("importing on device {} (no P2P path to this BO in device {}'s "
+                           "VRAM: it is larger than the BAR) left "
+                           "the BO in VRAM: exporter drm-memory-vram {} -> {} KiB, "
+                           "drm-memory-gtt {} -> {} KiB",
+                           b, a, before.vram_kib, after.vram_kib, before.gtt_kib, after.gtt_kib);
+    }
+    if (after.vram_kib != before.vram_kib || after.gtt_kib != before.gtt_kib)
+        return fmt::format("importing on device {} moved device {}'s BO: exporter "
+                           "drm-memory-vram {} -> {} KiB, drm-memory-gtt {} -> {} KiB",
+                           b, a, before.vram_kib, after.vram_kib, before.gtt_kib, after.gtt_kib);
+    return {};
 }
 
 } // namespace harness::runner::detail

@@ -367,8 +367,7 @@ std::string hang(KernelSteps &k, int dev) {
 } // namespace
 
 std::string Interpreter::kernel_jobs(const Step &s) {
-    if (!kernel_) kernel_ = std::make_unique<KernelState>();
-    KernelSteps k(*kernel_);
+    KernelSteps k(kernel_state());
     const int dev = int(num(s, "device", 0));
     const std::string check = word(s, "check", "wait_never_early");
     // Held jobs that time out on a loaded machine are retried, never blamed

@@ -12,6 +12,8 @@
 #include "self_process.hpp"
 
 #include "kfd/kfd.hpp"
+#include "kfd/register_probe.hpp"
+#include "runner/run.hpp"
 
 #include <fmt/format.h>
 
@@ -105,8 +107,7 @@ std::string mmio_peer_map(KernelSteps &k, int owner, int mapper, const std::stri
 } // namespace
 
 std::string Interpreter::kernel_kfd(const Step &s) {
-    if (!kernel_) kernel_ = std::make_unique<KernelState>();
-    KernelSteps k(*kernel_);
+    KernelSteps k(kernel_state());
     const int owner = int(num(s, "device", 0));
     const int mapper = int(num(s, "peer", 0));
     const uint64_t bytes = uint64_t(num(s, "bytes", 64 * 1024));
@@ -168,3 +169,17 @@ std::string Interpreter::kernel_kfd(const Step &s) {
 }
 
 } // namespace harness::runner::detail
+
+namespace harness::runner {
+
+// The other end of run_mmio_probe above: one line, "mapped" or "<errno> <call>".
+int kfd_map_probe_command(int owner_render_minor, int mapper_render_minor, std::ostream &out) {
+    const kmd::Status st = kfd::probe_mmio_peer_map(owner_render_minor, mapper_render_minor);
+    if (st.ok())
+        out << "mapped\n";
+    else
+        out << st.err << " " << (st.call ? st.call : "?") << "\n";
+    return 0;
+}
+
+} // namespace harness::runner

@@ -283,8 +283,7 @@ std::string dmabuf_move_under_job(KernelSteps &k, int a, int b, uint64_t bytes) 
 }
 
 std::string Interpreter::kernel_vm(const Step &s) {
-    if (!kernel_) kernel_ = std::make_unique<KernelState>();
-    KernelSteps k(*kernel_);
+    KernelSteps k(kernel_state());
     const int dev = int(num(s, "device", 0));
     KernelFile &f = k.file(dev);
     VmOps vm(k, f);

@@ -76,7 +76,8 @@ std::string Interpreter::stream_of(const Step &s, hipStream_t &out) {
     return {};
 }
 
-std::string Interpreter::memcpy_kind(const Step &s, bool async) {
+std::string Interpreter::memcpy_kind(const Step &s) {
+    const bool async = s.spec->kind == StepKind::memcpy_async;
     Resolved dst = resolve(s.arg("dst")->pointer);
     Resolved src = resolve(s.arg("src")->pointer);
     const size_t n = static_cast<size_t>(num(s, "bytes", 0));

@@ -1,5 +1,7 @@
 #include "cases/hip_codes.hpp"
+#include "cases/step_table.hpp"
 #include "runner/batch.hpp"
+#include "runner/executor.hpp"
 #include "runner/isolation.hpp"
 #include "runner/progress.hpp"
 #include "runner/topology_probe.hpp"
@@ -12,6 +14,13 @@
 #include <csignal>
 
 using namespace harness;
+
+TEST_CASE("the interpreter's step table runs every step kind the case language has", "[steps]") {
+    for (const cases::StepSpec &spec : cases::step_specs()) {
+        INFO("step kind " << spec.name);
+        CHECK(runner::executes_step(spec.kind));
+    }
+}
 
 TEST_CASE("kill policy: wait, then TERM, then KILL after the grace period", "[isolation]") {
     using runner::next_kill_signal;

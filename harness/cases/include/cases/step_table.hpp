@@ -100,9 +100,6 @@ enum class StepKind {
     stream_add_callback,
 };
 
-// True for the kernel-contract steps.
-bool is_kernel_step(StepKind kind);
-
 struct StepSpec {
     StepKind kind;
     const char *name;

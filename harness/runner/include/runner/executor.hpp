@@ -7,6 +7,7 @@
 #pragma once
 
 #include "cases/expand.hpp"
+#include "cases/step_table.hpp"
 #include "cases/topology.hpp"
 #include "runner/workspace.hpp"
 
@@ -21,6 +22,9 @@ namespace harness::runner {
 // `workspace` is what the process keeps between its instances (workspace.hpp).
 nlohmann::json execute_instance(const cases::Instance &instance, const cases::Topology &topology,
                                 Workspace &workspace);
+
+// Whether the interpreter's step table has a function for this step kind.
+bool executes_step(cases::StepKind kind);
 
 // The kernel path an instance runs on (harness/peer/CONTRACT.md §7): its
 // `path` axis value, else the runner's own PEER_HARNESS_PATH, else "drm".

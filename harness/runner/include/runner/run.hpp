@@ -8,6 +8,8 @@
 
 #include "runner/settings.hpp"
 
+#include <ostream>
+
 namespace harness::runner {
 
 int run_command(RunSettings settings);               // run or --resume
@@ -25,5 +27,9 @@ int timing_command(const RunSettings &s, const std::string &results_dir, const s
                    size_t top, bool cases_given);
 // Documented function/code pairs asserted on this machine; 1 if any is not.
 int coverage_command(const RunSettings &s);
+// `peer-harness kfd-map-probe OWNER MAPPER`, the child process of a kernel_kfd
+// step of kind mmio (raw KFD ioctls need a process whose KFD state libhsakmt
+// does not own): prints "mapped" or "<errno> <call>" on `out`, returns 0.
+int kfd_map_probe_command(int owner_render_minor, int mapper_render_minor, std::ostream &out);
 
 } // namespace harness::runner
