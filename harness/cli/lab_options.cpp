@@ -103,4 +103,22 @@ int merge(CliOptions &o, const Invocation &) {
     return lab::merge_command(o.lab.merged_out, o.lab.inputs);
 }
 
+void trend_options(CLI::App &sub, CliOptions &o) {
+    lab::TrendOptions &t = o.lab.trend;
+    sub.add_option("results", t.inputs,
+                   "results directories, one per night, or directories of them (name order)")
+        ->required();
+    sub.add_option("-o,--output", t.out_dir,
+                   "directory for trend.html, trend.csv, trend-families.csv, trend-changes.csv "
+                   "(default .)");
+    sub.add_option("--bandwidth-threshold", t.threshold_pct,
+                   "percent a pair's measured GB/s may fall from one night to the next before it "
+                   "is a change point (default 10, as compare)")
+        ->check(CLI::Range(0.0, 1000.0));
+}
+
+int trend(CliOptions &o, const Invocation &) {
+    return lab::trend_command(o.lab.trend);
+}
+
 } // namespace harness::cli

@@ -23,5 +23,7 @@ void html_options(CLI::App &sub, CliOptions &o);
 int html(CliOptions &o, const Invocation &inv);
 void merge_options(CLI::App &sub, CliOptions &o);
 int merge(CliOptions &o, const Invocation &inv);
+void trend_options(CLI::App &sub, CliOptions &o);
+int trend(CliOptions &o, const Invocation &inv);
 
 } // namespace harness::cli

@@ -277,6 +277,10 @@ constexpr Subcommand kSubcommands[] = {
     {"html", "(re)write report.html of a results directory", html_options, html},
     {"merge", "join the results directories of shards 1..N into one run (--shard I/N runs)",
      merge_options, merge},
+    {"trend",
+     "trend.html and CSV across nightly results: outcome and GB/s per pair and night, "
+     "change points with the fingerprint fields that differ",
+     trend_options, trend},
     {"list", "print every instance with tags and skip reasons", add_case_options, list},
     {"check", "validate case files only (exit 2 on errors)", add_case_options, check},
     {"coverage", "show which documented function/code pairs the cases assert on this machine",

@@ -8,6 +8,7 @@
 
 #include "lab/bisect.hpp"
 #include "lab/commands.hpp"
+#include "lab/trend.hpp"
 #include "report/compare.hpp"
 #include "runner/differential.hpp"
 #include "runner/settings.hpp"
@@ -28,6 +29,7 @@ struct LabCli {
     bool no_shrink = false;
     std::string out, merged_out;
     std::vector<std::string> inputs;
+    lab::TrendOptions trend;
 };
 
 // Everything the subcommands' options are parsed into (CLI11 binds to these).

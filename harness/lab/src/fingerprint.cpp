@@ -3,8 +3,11 @@
 #include "kmd/device.hpp"
 #include "kmd/firmware.hpp"
 #include "kmd/topology.hpp"
+#include "lab/kernel_identity.hpp"
 #include "lab/version.hpp"
+#include "manifest/manifest.hpp"
 #include "runner/isolation.hpp"
+#include "runner/settings.hpp"
 
 #include <fmt/format.h>
 #include <hsakmt.h>
@@ -15,7 +18,6 @@
 #include <map>
 #include <memory>
 #include <sstream>
-#include <sys/utsname.h>
 
 namespace harness::lab {
 
@@ -106,9 +108,16 @@ json gpu_fingerprint(const kmd::GpuNode &g) {
         out["error"] = s.describe();
         return out;
     }
+    // libdrm's name table (amdgpu.ids): products it lacks read "AMD Radeon
+    // Graphics"; the manifest's name goes beside it (collect_fingerprint).
     const char *marketing = amdgpu_get_marketing_name(dev->handle());
     out["product"] = marketing && *marketing ? marketing : g.name;
-    out["pci_revision"] = fmt::format("{:02x}", dev->info().external_rev);
+    // DEV_INFO: pci_rev is the PCI revision (pdev->revision), external_rev
+    // the ASIC's revision id plus its per-family offset.
+    amdgpu_gpu_info gi{};
+    if (amdgpu_query_gpu_info(dev->handle(), &gi) == 0)
+        out["pci_revision"] = fmt::format("{:02x}", gi.pci_rev_id);
+    out["external_rev"] = fmt::format("{:02x}", dev->info().external_rev);
     out["family"] = dev->info().family;
     std::vector<kmd::FirmwareVersion> fw;
     if (kmd::Status s = kmd::query_firmware_versions(*dev, fw); !s) {
@@ -120,6 +129,17 @@ json gpu_fingerprint(const kmd::GpuNode &g) {
         out["firmware"] = f;
     }
     return out;
+}
+
+// What the lab's manifest calls each GPU, in HIP device order (the KFD
+// topology's order): a name for the report, never a reading of the kernel.
+void add_manifest_products(json &gpus, const std::string &manifest_path) {
+    if (manifest_path.empty() || !gpus.is_array()) return;
+    auto m = manifest::load_manifest(manifest_path);
+    const auto *man = std::get_if<manifest::Manifest>(&m);
+    if (!man) return;
+    for (size_t i = 0; i < gpus.size() && i < man->gpus.size(); ++i)
+        if (!man->gpus[i].product.empty()) gpus[i]["manifest_product"] = man->gpus[i].product;
 }
 
 // Runs in the child: everything that touches the kernel driver.
@@ -150,10 +170,11 @@ json device_part() {
 
 } // namespace
 
-json collect_fingerprint(const std::vector<std::string> &case_paths) {
-    json fp;
-    utsname u{};
-    fp["kernel_release"] = ::uname(&u) == 0 ? std::string(u.release) : std::string("unknown");
+json collect_fingerprint(const std::vector<std::string> &case_paths,
+                         const std::string &manifest_path) {
+    // The kernel this process reaches: under amdgpu-sim the simulated one.
+    json fp = kernel_fingerprint();
+    fp["on_simulator"] = runner::running_on_simulator();
     // Build-time versions: neither library exposes its own version at run time.
     fp["libdrm_amdgpu"] = PEER_HARNESS_LIBDRM_AMDGPU_VERSION;
     fp["libhsakmt"] = PEER_HARNESS_LIBHSAKMT_VERSION;
@@ -174,15 +195,50 @@ json collect_fingerprint(const std::vector<std::string> &case_paths) {
     } else {
         fp.update(dev);
     }
+    add_manifest_products(fp["gpus"], manifest_path);
     return fp;
 }
 
 std::vector<std::string> missing_fingerprint_fields(const json &fp) {
     std::vector<std::string> missing;
-    for (const char *k : {"kernel_release", "libdrm_amdgpu", "libhsakmt", "harness_version",
-                          "cases_hash", "topology_hash", "gpus"})
+    for (const char *k :
+         {"kernel_release", "kernel_version", "kernel_config", "amdgpu_parameters", "on_simulator",
+          "libdrm_amdgpu", "libhsakmt", "harness_version", "cases_hash", "topology_hash", "gpus"})
         if (!fp.is_object() || !fp.contains(k)) missing.emplace_back(k);
     return missing;
+}
+
+namespace {
+
+void flatten_into(const json &j, const std::string &prefix,
+                  std::map<std::string, std::string> &out) {
+    if (j.is_object()) {
+        for (auto it = j.begin(); it != j.end(); ++it)
+            flatten_into(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), out);
+    } else if (j.is_array()) {
+        for (size_t i = 0; i < j.size(); ++i)
+            flatten_into(j[i], prefix + "[" + std::to_string(i) + "]", out);
+    } else {
+        out[prefix] = j.is_string() ? j.get<std::string>() : j.dump();
+    }
+}
+
+std::string joined(const json &obj, const char *sep) {
+    std::string out;
+    if (!obj.is_object()) return out;
+    for (auto it = obj.begin(); it != obj.end(); ++it)
+        out +=
+            fmt::format("{}{}={}", out.empty() ? "" : sep, it.key(),
+                        it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
+    return out;
+}
+
+} // namespace
+
+std::map<std::string, std::string> flatten_fingerprint(const json &fp) {
+    std::map<std::string, std::string> out;
+    flatten_into(fp, "", out);
+    return out;
 }
 
 std::string render_fingerprint_text(const json &fp) {
@@ -191,11 +247,18 @@ std::string render_fingerprint_text(const json &fp) {
         if (!fp.contains(k) || fp[k].is_null()) return std::string("-");
         return fp[k].is_string() ? fp[k].get<std::string>() : fp[k].dump();
     };
-    std::string out =
-        fmt::format("kernel {}, libdrm_amdgpu {}, libhsakmt {} (KFD interface {}), harness {}\n"
-                    "cases {}, topology {}\n",
-                    s("kernel_release"), s("libdrm_amdgpu"), s("libhsakmt"), s("kfd_interface"),
-                    s("harness_version"), s("cases_hash"), s("topology_hash"));
+    const json cfg = fp.value("kernel_config", json::object());
+    std::string config = cfg.contains("error") ? cfg.value("error", "")
+                                               : joined(cfg.value("options", json()), " ") + " (" +
+                                                     cfg.value("source", "?") + ")";
+    std::string out = fmt::format(
+        "kernel {} ({}){}\nkernel config: {}\namdgpu parameters: {}\n"
+        "libdrm_amdgpu {}, libhsakmt {} (KFD interface {}), harness {}\n"
+        "cases {}, topology {}\n",
+        s("kernel_release"), s("kernel_version"),
+        fp.value("on_simulator", false) ? ", simulated by amdgpu-sim" : "", config,
+        joined(fp.value("amdgpu_parameters", json()), " "), s("libdrm_amdgpu"), s("libhsakmt"),
+        s("kfd_interface"), s("harness_version"), s("cases_hash"), s("topology_hash"));
     if (!fp.contains("gpus") || !fp["gpus"].is_array()) return out;
     for (const json &g : fp["gpus"]) {
         std::string fw;
@@ -203,7 +266,8 @@ std::string render_fingerprint_text(const json &fp) {
             for (auto it = g["firmware"].begin(); it != g["firmware"].end(); ++it)
                 fw += fmt::format(" {}={}", it.key(), it.value().value("version", "?"));
         out += fmt::format("gpu {} {} [{}] {}{}\n", g.value("node", 0), g.value("pci_slot", ""),
-                           g.value("pci_id", ""), g.value("product", ""), fw);
+                           g.value("pci_id", ""),
+                           g.value("manifest_product", g.value("product", "")), fw);
     }
     return out;
 }

@@ -108,7 +108,9 @@ int lab_run_command(runner::RunSettings s, const LabRunOptions &o) {
         std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", std::gmtime(&now));
         s.results_dir = (fs::current_path() / "peer-results" / stamp).string();
     }
-    s.fingerprint = collect_fingerprint(s.case_paths);
+    // Absolute, so the reproducer commands in report.html run from anywhere.
+    if (!s.faults.empty()) s.faults = fs::absolute(s.faults).lexically_normal().string();
+    s.fingerprint = collect_fingerprint(s.case_paths, s.manifest);
     const int rc = runner::run_command(s);
     if (rc == 2) return rc;
     auto r = read_run(s.results_dir);

@@ -1,6 +1,7 @@
 // Fingerprint: the hashes are what they claim, and a run under the simulator
 // records every field with the simulated machine's values.
 #include "lab/fingerprint.hpp"
+#include "lab/kernel_identity.hpp"
 #include "lab_test_util.hpp"
 
 #include <catch2/catch.hpp>
@@ -35,8 +36,31 @@ TEST_CASE("case-file hash follows content and names, not the root's location", "
 TEST_CASE("missing fingerprint fields are named", "[fingerprint]") {
     nlohmann::json fp = {{"kernel_release", "6.1"}, {"gpus", nlohmann::json::array()}};
     auto m = missing_fingerprint_fields(fp);
-    CHECK(m == std::vector<std::string>{"libdrm_amdgpu", "libhsakmt", "harness_version",
-                                        "cases_hash", "topology_hash"});
+    CHECK(m == std::vector<std::string>{"kernel_version", "kernel_config", "amdgpu_parameters",
+                                        "on_simulator", "libdrm_amdgpu", "libhsakmt",
+                                        "harness_version", "cases_hash", "topology_hash"});
+}
+
+TEST_CASE("kernel config options are read as Kconfig writes them", "[fingerprint]") {
+    const auto o = parse_kernel_config("#\n# Linux/x86 6.10.0 Kernel Configuration\n"
+                                       "CONFIG_DRM_AMDGPU=m\nCONFIG_HSA_AMD=y\n"
+                                       "# CONFIG_HSA_AMD_P2P is not set\n"
+                                       "CONFIG_PCI_P2PDMA=y\nCONFIG_OTHER=y\n");
+    CHECK(o["CONFIG_DRM_AMDGPU"] == "m");
+    CHECK(o["CONFIG_HSA_AMD"] == "y");
+    CHECK(o["CONFIG_HSA_AMD_P2P"] == "n");
+    CHECK(o["CONFIG_PCI_P2PDMA"] == "y");
+    CHECK(o["CONFIG_DMABUF_MOVE_NOTIFY"] == "n"); // absent: off
+    CHECK_FALSE(o.contains("CONFIG_OTHER"));      // only the recorded options
+}
+
+TEST_CASE("fingerprints flatten to comparable leaves", "[fingerprint]") {
+    nlohmann::json fp = {{"kernel_release", "6.10.0"},
+                         {"gpus", {{{"firmware", {{"sdma0", {{"version", "0x104"}}}}}}}}};
+    auto f = flatten_fingerprint(fp);
+    CHECK(f.at("kernel_release") == "6.10.0");
+    CHECK(f.at("gpus[0].firmware.sdma0.version") == "0x104");
+    CHECK(f.size() == 2);
 }
 
 TEST_CASE("a run on mixed-4 records the fingerprint in metadata.json", "[fingerprint][sim]") {

@@ -1,13 +1,18 @@
-// What a result was produced on (issue 9, item 1): kernel release, library
-// versions, firmware per engine, each GPU's product and PCI id, a hash of the
-// KFD topology, the harness version and a hash of the case files. Collected in
-// a short-lived child (the runner's parent never opens a device) and stored
-// in every results directory's metadata.json under "fingerprint".
+// What a result was produced on: the kernel under test (release, version,
+// config, amdgpu parameters: kernel_identity.hpp), whether that kernel is
+// amdgpu-sim, library versions, firmware per engine, each GPU's product and
+// PCI id, a hash of the KFD topology, the harness version and a hash of the
+// case files. Every field is read from the kernel the cases run against
+// (under the simulator: the simulated one), except `manifest_product`, the
+// lab manifest's name for a GPU. The device part is collected in a
+// short-lived child (the runner's parent never opens a device); stored in
+// every results directory's metadata.json under "fingerprint".
 #pragma once
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <variant>
 #include <vector>
@@ -23,11 +28,17 @@ std::string hex64(uint64_t v);
 // can be read.
 std::variant<std::string, std::string> hash_case_files(const std::vector<std::string> &paths);
 
-// Collects the fingerprint in a child process (it opens the KFD and every
-// render node). `case_paths` feed the case-file hash. Never fails as a whole:
-// a part that cannot be read is recorded as {"error": "..."} in its place, so
-// a machine without GPUs still gets a kernel release and versions.
-nlohmann::json collect_fingerprint(const std::vector<std::string> &case_paths);
+// Collects the fingerprint (the device part in a child process: it opens the
+// KFD and every render node). `case_paths` feed the case-file hash; the
+// manifest (machine-file schema, "" = none) names the products. Never fails as
+// a whole: a part that cannot be read is recorded as {"error": "..."} in its
+// place, so a machine without GPUs still gets a kernel release and versions.
+nlohmann::json collect_fingerprint(const std::vector<std::string> &case_paths,
+                                   const std::string &manifest_path = "");
+
+// Every leaf as "path" -> value ("gpus[0].firmware.sdma0.version"): what two
+// fingerprints are compared by.
+std::map<std::string, std::string> flatten_fingerprint(const nlohmann::json &fp);
 
 // The harness version compiled in (`git describe --always --dirty`).
 const char *harness_version();

@@ -1,9 +1,13 @@
-// report.html (issue 9, item 4): one static file, no scripts, no network
-// access: the fingerprint, per case family a device x device heat map of the
-// instances' statuses, the failing instances with the first mismatching byte
-// (offset, expected, got) and the kernel-log lines, and the lab's verdicts
-// when the run was judged against a baseline. Derived from the results
-// directory alone, like every other report.
+// report.html: one static file, no scripts, no network access, that opens
+// with the answer: the run's verdict, one device x device matrix of the worst
+// outcome per ordered pair over every case family (failing cells link to
+// their instances) and one of the fastest copy per pair (GB/s, % of the
+// link's nominal peak, link type); then the failing and flaky instances,
+// worst pairs first, each with its first failure, first mismatching byte,
+// kernel-log lines and the command that reproduces it; then the fingerprint
+// and, folded, each case family's own heat map. GPUs are named as the
+// manifest names them. Derived from the results directory alone (lab.json
+// adds the baseline's verdicts), like every other report.
 #pragma once
 
 #include "lab/results.hpp"
