@@ -75,6 +75,7 @@ const DocumentedDifference *documented(std::span<const DocumentedDifference> rul
 }
 
 void not_comparable(DiffSummary &d, const std::string &reason, size_t n = 1) {
+    if (n == 0) return;
     d.not_comparable += n;
     d.not_comparable_reasons[reason] += n;
 }
