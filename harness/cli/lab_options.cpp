@@ -43,6 +43,10 @@ void bisect_run_options(CLI::App &sub, CliOptions &o) {
                    "GPUs the machine promises: none at all with no amdgpu -> 125, "
                    "fewer -> 1 (GPU vanished)");
     sub.add_option("--repo", b.repo, "repository being bisected (default .)");
+    sub.add_flag("--differential", b.differential,
+                 "on a bad step, also run `differential` (harness vs ROCm's HIP) into "
+                 "STEPS/<commit>/differential: bisect-report says which runtime each failure "
+                 "belongs to");
     sub.allow_extras();
 }
 

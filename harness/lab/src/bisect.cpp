@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iostream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace harness::lab {
@@ -60,6 +61,33 @@ MachineState machine_state(const json &fp) {
     return m;
 }
 
+// The differential run of a bad step: the run's case selection (cases,
+// depth, seed, manifest, test specs) through both runtimes, on the same
+// simulated machine and scenario. Its exit code does not change the step's.
+void run_differential(const BisectRunOptions &o, const fs::path &step) {
+    static const std::set<std::string> kept = {"--cases",  "--depth", "--seed",
+                                               "--expect", "--jobs",  "-j"};
+    static const std::set<std::string> valued = {
+        "--cases",    "--depth",   "--seed",      "--expect",     "--jobs",         "-j",
+        "--results",  "--timeout", "--isolation", "--batch-size", "--max-failures", "--faults",
+        "--baseline", "--retries", "--shard",     "--machine",    "--machine-type"};
+    std::vector<std::string> cmd{self_exe(), "differential", "--results",
+                                 (step / "differential").string()};
+    if (!o.machine.empty()) cmd.insert(cmd.end(), {"--machine", o.machine});
+    if (!o.faults.empty()) cmd.insert(cmd.end(), {"--faults", o.faults});
+    for (size_t i = 0; i < o.run_args.size(); ++i) {
+        const std::string &a = o.run_args[i];
+        if (valued.count(a) && i + 1 < o.run_args.size()) {
+            if (kept.count(a)) cmd.insert(cmd.end(), {a, o.run_args[i + 1]});
+            ++i;
+        } else if (a.rfind("-", 0) != 0) {
+            cmd.push_back(a); // a Catch2 test spec
+        }
+    }
+    ::unsetenv("PEER_HARNESS_SIMULATOR"); // differential starts its own runs
+    run_process(cmd, (step / "differential.log").string());
+}
+
 } // namespace
 
 int bisect_run_command(const BisectRunOptions &o) {
@@ -103,6 +131,7 @@ int bisect_run_command(const BisectRunOptions &o) {
                 {"command", cmd},       {"results", "results"},
                 {"machine", o.machine}, {"faults", o.faults},
                 {"gpus", m.gpus},       {"driver", m.driver_present}};
+    if (o.differential && v.exit_code == 1) run_differential(o, step);
     std::ofstream(step / "bisect-step.json") << rec.dump(1) << "\n";
     std::cerr << "peer-harness bisect-run: " << commit.substr(0, 12) << ": exit " << v.exit_code
               << " (" << v.reason << ")\n";

@@ -1,4 +1,5 @@
 #include "lab/bisect.hpp"
+#include "lab/bisect_differential.hpp"
 #include "lab/fingerprint.hpp"
 #include "lab/html.hpp"
 #include "lab/process.hpp"
@@ -320,6 +321,9 @@ int bisect_report_command(const BisectReportOptions &o) {
         html_fail += fmt::format("<li><code>{}</code>: {} &mdash; {}</li>", html_escape(f.name),
                                  report::status_name(f.status), html_escape(f.reason));
     }
+    const RuntimeVerdicts runtimes =
+        runtime_verdicts(fs::path(o.steps_dir) / log.first_bad, bad->failing);
+    md += runtime_verdicts_markdown(runtimes);
     std::string repro;
     if (shrunk) {
         std::vector<std::string> args = shrunk->command;
@@ -360,6 +364,7 @@ int bisect_report_command(const BisectReportOptions &o) {
             "reason</th></tr>" +
             html_steps + "</table>";
     html += "<h2>Failing instances</h2><ul id=\"failing\">" + html_fail + "</ul>";
+    html += runtime_verdicts_html(runtimes);
     if (shrunk) {
         const StepShrink &st = shrunk->steps;
         html += fmt::format(

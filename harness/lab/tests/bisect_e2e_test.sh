@@ -4,7 +4,8 @@
 # (K01 on gpu1 of mixed-4). `git bisect run peer-harness bisect-run` must
 # name commit 4; bisect-report must name it, list failing instances and give
 # a shrunk reproducer (smaller instance, fewer steps) that still fails when
-# its command is run.
+# its command is run, and (bisect-run --differential) which runtime each
+# failure belongs to.
 # usage: bisect_e2e_test.sh PEER_HARNESS TEST_DATA OUT
 set -euo pipefail
 harness=$1 data=$2 out=$3
@@ -25,7 +26,7 @@ good=$(git rev-list --max-parents=0 HEAD)  # (no `| head`: SIGPIPE under pipefai
 culprit=$(git rev-list --reverse HEAD | sed -n 4p)
 spec='memcpy-peer/copy/pair=0>1/*,memcpy-peer/copy/pair=2>0/*'
 g bisect start HEAD "$good" >/dev/null
-g bisect run "$harness" bisect-run --steps "$out/steps" --machine mixed-4 --faults faults.yaml \
+g bisect run "$harness" bisect-run --steps "$out/steps" --machine mixed-4 --faults faults.yaml --differential \
   --repo . "$spec" >"$out/bisect-run.txt" 2>&1 || fail "git bisect run failed: $(tail -n 5 "$out/bisect-run.txt")"
 g bisect log >"$out/bisect.log"
 grep -q "^# first bad commit: \[$culprit\]" "$out/bisect.log" || fail "bisect did not find commit 4 ($culprit)"
@@ -45,6 +46,14 @@ shrunk=$(awk '/^## Smallest failing instance/{on=1; next} on && /^`/{gsub("`", "
 [[ -n $shrunk ]] || fail "no shrunk instance"
 grep -q 'failed 3 of 3 confirmation re-runs' "$md" || fail "shrunk instance did not fail every confirmation"
 grep -q 'id="shrunk"' "$out/report.html" || fail "HTML report lacks the shrunk instance"
+# --differential: the bad steps also ran the selection through ROCm's HIP; the
+# K01 fault breaks its copies too, so the report places the failures with
+# both runtimes (the kernel), in Markdown and HTML.
+[[ -f "$out/steps/$culprit/differential/differential.json" ]] || fail "no differential run at the culprit"
+grep -q '^## Which runtime' "$md" || fail "report has no 'Which runtime' section"
+grep -Eq '^\| `memcpy-peer/copy/pair=0>1/[^`]*` \| both runtimes \|' "$md" ||
+  fail "a 0>1 failure is not placed with both runtimes: $(grep -A4 '^## Which runtime' "$md")"
+grep -q 'id="runtime-verdicts"' "$out/report.html" || fail "HTML report lacks the runtime verdicts"
 # Fewer steps: memcpy-peer/copy's `verify: src` cannot matter to a tail lost
 # on the destination, so at least it goes, and the reproducer runs the
 # generated case file (kept under the steps dir) instead of the suite.

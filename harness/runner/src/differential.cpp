@@ -180,6 +180,7 @@ int compare_dirs(const RunSettings &s, const fs::path &dir, std::string &table) 
     j["unexplained"] = d.unexplained();
     j["not_comparable"] = d.not_comparable;
     j["both_failed"] = d.both_failed;
+    j["both_failed_instances"] = d.both_failed_instances;
     for (const auto &r : d.rows)
         j["differences"].push_back({{"instance", r.instance},
                                     {"step", r.step},

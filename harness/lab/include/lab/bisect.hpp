@@ -32,6 +32,10 @@ struct BisectRunOptions {
     std::string steps_dir;             // where each step's results go
     int expect_gpus = -1;              // GPUs the machine manifest promises (-1: unchecked)
     std::string repo = ".";            // repository being bisected (for the commit id)
+    // On a bad step, also `peer-harness differential` into STEP/differential
+    // (the run's cases, depth, seed, manifest and specs): bisect-report then
+    // says which runtime each failure belongs to.
+    bool differential = false;
 };
 
 // What the machine looked like before the run.
