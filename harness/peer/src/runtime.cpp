@@ -164,10 +164,9 @@ kmd::Status Runtime::make_kfd_host(std::span<const uint32_t> nodes, uint64_t byt
 }
 
 uint64_t default_packet_max(uint32_t sdma_major, uint32_t sdma_minor) {
-    // Mesa's SDMA_V2_0_COPY_MAX_BYTES (0x3fff00) below 5.2; from 5.2 Mesa
-    // allows ~1 GiB, so the kernel's 4 MiB is safe there.
-    const bool v52_or_newer = sdma_major > 5 || (sdma_major == 5 && sdma_minor >= 2);
-    return v52_or_newer ? 0x400000 : 0x3fff00;
+    // harness/sdma owns the numbers (the kernel's copy_max_bytes, Mesa's
+    // limit below 5.2); an engine it does not know copies nothing anyway.
+    return sdma::default_copy_packet_bytes(sdma_major, sdma_minor);
 }
 
 const kmd::Link *Runtime::link(int from, int to) const {
