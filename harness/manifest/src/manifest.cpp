@@ -94,7 +94,7 @@ std::string asic_path(const std::string &manifest, const std::string &name) {
     std::error_code ec;
     const fs::path beside = fs::path(manifest).parent_path() / "asics" / (name + ".yaml");
     if (fs::is_regular_file(beside, ec)) return beside.string();
-    return (fs::path(PEER_MANIFEST_ASICS_DIR) / (name + ".yaml")).string();
+    return (fs::path(PEER_MANIFEST_FACTS_DIR) / "asics" / (name + ".yaml")).string();
 }
 
 Asic load_asic(const Reader &r, const YAML::Node &gpu, const std::string &manifest) {
@@ -165,6 +165,36 @@ Gpu read_gpu(const Reader &r, const YAML::Node &g, const std::string &path) {
     return out;
 }
 
+// fixtures/machines/kernel/releases.yaml, beside the manifest first.
+void read_kernel_releases(const std::string &manifest, Kernel &k) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path path = fs::path(manifest).parent_path() / "kernel" / "releases.yaml";
+    if (!fs::is_regular_file(path, ec))
+        path = fs::path(PEER_MANIFEST_FACTS_DIR) / "kernel" / "releases.yaml";
+    YAML::Node root;
+    try {
+        root = YAML::LoadFile(path.string());
+    } catch (const YAML::BadFile &) {
+        throw Error{{{path.string(), 0, 0}, "cannot open the kernel releases file"}};
+    } catch (const YAML::ParserException &e) {
+        throw Error{
+            {{path.string(), e.mark.line + 1, e.mark.column + 1}, "expected YAML: " + e.msg}};
+    }
+    const Reader r(path.string());
+    auto release = [&](const char *key) {
+        const YAML::Node v = r.need(root, key);
+        std::pair<int, int> out;
+        char tail = 0;
+        if (std::sscanf(r.str(v, "a kernel release").c_str(), "%d.%d%c", &out.first, &out.second,
+                        &tail) != 2)
+            r.fail(v, "expected a kernel release like \"7.2\"");
+        return out;
+    };
+    k.iommu_remap_lifts_dma_mask_from = release("iommu_remap_lifts_dma_mask");
+    k.all_bars_peer_check_from = release("all_bars_peer_check");
+}
+
 Manifest read(const std::string &path) {
     Reader r(path);
     YAML::Node root;
@@ -180,6 +210,7 @@ Manifest read(const std::string &path) {
     m.file = path;
     m.name = r.str(r.need(root, "name"), "the machine's name");
     read_kernel(r, r.need(root, "kernel"), m.kernel);
+    read_kernel_releases(path, m.kernel);
     const YAML::Node gpus = r.need(root, "gpus");
     if (!gpus.IsSequence()) r.fail(gpus, "expected a list of GPUs");
     std::map<std::string, int> index;

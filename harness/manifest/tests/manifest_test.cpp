@@ -240,3 +240,23 @@ TEST_CASE("ASIC references: a repeated fact, an unknown ASIC, a bad ASIC file",
     CHECK(asic_diag(kAsicMachine, "product: Chip\nfamily: 143\nvram: 16Qi\n", nullptr)
               .find("chip:3:7: error: expected a size") == 0);
 }
+
+TEST_CASE("versioned rules start at the releases of kernel/releases.yaml", "[manifest][releases]") {
+    const Manifest m = load("mixed-3");
+    CHECK(m.kernel.iommu_remap_lifts_dma_mask_from == std::pair{6, 12});
+    CHECK(m.kernel.all_bars_peer_check_from == std::pair{7, 2});
+    char tmpl[] = "/tmp/manifest-releases-XXXXXX";
+    REQUIRE(mkdtemp(tmpl));
+    const std::string dir = tmpl;
+    REQUIRE(mkdir((dir + "/kernel").c_str(), 0700) == 0);
+    std::ofstream(dir + "/kernel/releases.yaml")
+        << "iommu_remap_lifts_dma_mask: \"6.1\"\nall_bars_peer_check: \"6.2\"\n";
+    std::ofstream(dir + "/m.yaml") << "name: m\nkernel: {version: \"6.8\"}\ngpus: []\n";
+    auto r = load_manifest(dir + "/m.yaml");
+    std::remove((dir + "/kernel/releases.yaml").c_str());
+    std::remove((dir + "/m.yaml").c_str());
+    rmdir((dir + "/kernel").c_str());
+    rmdir(dir.c_str());
+    REQUIRE(std::holds_alternative<Manifest>(r));
+    CHECK(std::get<Manifest>(r).kernel.all_bars_peer_check_from == std::pair{6, 2});
+}
