@@ -261,6 +261,8 @@ class Interpreter {
     std::string stream_of(const Step &s, hipStream_t &out);
 
     std::string verify(Buffer &b, const std::string &name);
+    hipError_t compare_in_place(const Buffer &b, bool &differs);
+    std::string describe_mismatch(Buffer &b, const std::string &name);
     std::string verify_step(const Step &s);
 
     // Pinned memory, memory info, async peer copies, stream lifetime and the
