@@ -178,7 +178,7 @@ class Interpreter {
         return {};
     }
 
-    // Item 6 of issue 8: where the manifest says `importer` reaches
+    // Placement: where the manifest says `importer` reaches
     // `exporter` directly (XGMI or legal PCIe P2P), importing the exporter's
     // buffers must leave them in VRAM; the exporter's per-file GTT usage
     // (fdinfo) must not grow. Runs after every successful Enable and alloc.
