@@ -1,4 +1,4 @@
-// What a result was produced on (issue 9, item 1): kernel release, library
+// What a result was produced on: kernel release, library
 // versions, firmware per engine, each GPU's product and PCI id, a hash of the
 // KFD topology, the harness version and a hash of the case files. Collected in
 // a short-lived child (the runner's parent never opens a device) and stored

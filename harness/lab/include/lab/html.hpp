@@ -1,4 +1,4 @@
-// report.html (issue 9, item 4): one static file, no scripts, no network
+// report.html: one static file, no scripts, no network
 // access: the fingerprint, per case family a device x device heat map of the
 // instances' statuses, the failing instances with the first mismatching byte
 // (offset, expected, got) and the kernel-log lines, and the lab's verdicts
