@@ -1,6 +1,7 @@
 #include "runner/batch.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -8,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <new>
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -76,12 +78,16 @@ void save_capture(int capture, const std::string &path) {
     ::close(fd);
 }
 
-[[noreturn]] void batch_child_main(const BatchWork &work, int out_fd, int capture, pid_t parent) {
+[[noreturn]] void batch_child_main(const BatchWork &work, int out_fd, int capture, pid_t parent,
+                                   const std::atomic<bool> *stop) {
     if (!enter_isolated_child(parent)) _exit(127);
     std::fflush(nullptr);
     dup2(capture, STDOUT_FILENO);
     dup2(capture, STDERR_FILENO);
     for (size_t pos = 0; pos < work.count; ++pos) {
+        // The parent asked for no further instance (stop_after_current): the
+        // rest is handed back unstarted, exactly as after an early end.
+        if (stop && stop->load()) break;
         // Emptied before the start record: once the parent knows `pos`
         // started, the capture holds nothing older.
         restart_capture(capture);
@@ -128,6 +134,11 @@ BatchChild::BatchChild(const BatchWork &work, double timeout_s)
         reaped_ = eof_ = spawn_failed_ = true;
         return;
     }
+    // One flag the parent sets and the child reads before each instance,
+    // shared across the fork.
+    void *flag = mmap(nullptr, sizeof(std::atomic<bool>), PROT_READ | PROT_WRITE,
+                      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (flag != MAP_FAILED) stop_ = new (flag) std::atomic<bool>(false);
     std::fflush(nullptr); // nothing buffered may be written twice (IGT-6)
     const pid_t parent = getpid();
     pid_t pid = fork();
@@ -139,7 +150,7 @@ BatchChild::BatchChild(const BatchWork &work, double timeout_s)
     }
     if (pid == 0) {
         ::close(fds[0]);
-        batch_child_main(work, fds[1], capture_, parent);
+        batch_child_main(work, fds[1], capture_, parent, stop_);
     }
     setpgid(pid, pid);
     ::close(fds[1]);
@@ -155,6 +166,11 @@ BatchChild::~BatchChild() {
     }
     if (fd_ >= 0) ::close(fd_);
     if (capture_ >= 0) ::close(capture_);
+    if (stop_) munmap(stop_, sizeof(std::atomic<bool>));
+}
+
+void BatchChild::stop_after_current() {
+    if (stop_) stop_->store(true);
 }
 
 void BatchChild::parse(std::vector<BatchEvent> &events) {

@@ -9,6 +9,7 @@
 
 #include "runner/isolation.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -51,10 +52,14 @@ class BatchChild {
     bool poll(int wait_ms, std::vector<BatchEvent> &events);
     // Positions never started by this child (valid once poll returned true).
     size_t first_unstarted() const { return next_start_; }
+    // The child starts no further instance: it ends after the one it is
+    // running (or at once, between two), and the rest is left unstarted.
+    void stop_after_current();
 
   private:
     int fd_ = -1, pid_ = -1;
-    int capture_ = -1; // the child's stdout/stderr (memfd; batch.cpp)
+    std::atomic<bool> *stop_ = nullptr; // shared with the child (stop_after_current)
+    int capture_ = -1;                  // the child's stdout/stderr (memfd; batch.cpp)
     double timeout_s_;
     std::function<std::string(size_t pos)> log_path_;
     size_t next_start_ = 0; // positions < this have started
