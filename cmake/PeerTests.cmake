@@ -38,30 +38,36 @@ if(_n EQUAL 0)
 endif()
 
 # add_sim_test(NAME base
-#              MACHINES ALL | GPU | NO_GPU | name-or-path...
+#              MACHINES ALL | GPU | NO_GPU | DEFAULT | name-or-path...
 #              LABELS label...
 #              COMMAND cmd args...
-#              [FAULTS scenario.yaml] [NO_LAUNCHER]
+#              [FAULTS scenario.yaml] [NO_LAUNCHER | PRELOAD]
+#              [EXPECT_EXIT code|nonzero pattern]
 #              [ENVIRONMENT VAR=value...] [MACHINE_ENV prefix] [TIMEOUT seconds])
 #
 # Registers base.<machine> for every machine: the command runs under
-# `amdgpu-sim --machine FILE [--faults F] --` unless NO_LAUNCHER is given. In
-# COMMAND, <MACHINE> is replaced by the machine's name and <MACHINE_FILE> by
-# its path. Every test gets the labels "sim" plus LABELS. MACHINE_ENV p takes
-# extra environment for machine m from the variable p_<m> (a ;-list) and stops
-# the configure if a machine has none, so a new machine is never silently
-# tested without its expectations. An unknown machine name stops the configure.
-function(add_sim_test)
-  cmake_parse_arguments(PARSE_ARGV 0 A "NO_LAUNCHER" "NAME;FAULTS;MACHINE_ENV;TIMEOUT"
-                        "MACHINES;LABELS;COMMAND;ENVIRONMENT")
-  if(A_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "add_sim_test(${A_NAME}): unexpected arguments ${A_UNPARSED_ARGUMENTS}")
-  endif()
-  if(NOT A_NAME OR NOT A_MACHINES OR NOT A_LABELS OR NOT A_COMMAND)
-    message(FATAL_ERROR "add_sim_test: NAME, MACHINES, LABELS and COMMAND are required")
-  endif()
+# `amdgpu-sim --machine FILE [--faults F] --` unless NO_LAUNCHER is given
+# (the command starts the launcher itself) or PRELOAD (the preload is put in
+# LD_PRELOAD with AMDGPU_SIM_MACHINE=FILE, as a process that skipped the
+# launcher would have it). DEFAULT is the launcher's own default machine (no
+# --machine; named base.default). In COMMAND, <MACHINE> is replaced by the
+# machine's name and <MACHINE_FILE> by its path. EXPECT_EXIT: the test passes
+# when the whole command (launcher included) exits with that status
+# (`nonzero`: any failure) and prints a line matching the grep pattern
+# (cmake/expect_exit.sh): an expected failure, never a bare inverted status.
+# Every test gets the labels "sim" plus LABELS. MACHINE_ENV p takes extra
+# environment for machine m from the variable p_<m> (a ;-list) and stops the
+# configure if a machine has none, so a new machine is never silently tested
+# without its expectations. An unknown machine name stops the configure.
+# Every name registered here is recorded (PEER_SIM_TESTS): meta.labels fails
+# when a test that runs the launcher or the preload was registered otherwise.
+set(PEER_EXPECT_EXIT ${CMAKE_CURRENT_LIST_DIR}/expect_exit.sh)
+set_property(GLOBAL PROPERTY PEER_SIM_TESTS "")
+
+# The machine list of add_sim_test's MACHINES, expanded.
+function(_peer_sim_machines out)
   set(machines "")
-  foreach(m ${A_MACHINES})
+  foreach(m ${ARGN})
     if(m STREQUAL "ALL")
       list(APPEND machines ${PEER_ALL_MACHINES})
     elseif(m STREQUAL "GPU")
@@ -73,15 +79,40 @@ function(add_sim_test)
     endif()
   endforeach()
   list(REMOVE_DUPLICATES machines)
+  set(${out} ${machines} PARENT_SCOPE)
+endfunction()
+
+function(add_sim_test)
+  cmake_parse_arguments(PARSE_ARGV 0 A "NO_LAUNCHER;PRELOAD" "NAME;FAULTS;MACHINE_ENV;TIMEOUT"
+                        "MACHINES;LABELS;COMMAND;ENVIRONMENT;EXPECT_EXIT")
+  if(A_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "add_sim_test(${A_NAME}): unexpected arguments ${A_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT A_NAME OR NOT A_MACHINES OR NOT A_LABELS OR NOT A_COMMAND)
+    message(FATAL_ERROR "add_sim_test: NAME, MACHINES, LABELS and COMMAND are required")
+  endif()
+  if(A_EXPECT_EXIT)
+    list(LENGTH A_EXPECT_EXIT n)
+    if(NOT n EQUAL 2)
+      message(FATAL_ERROR "add_sim_test(${A_NAME}): EXPECT_EXIT takes a status and a pattern")
+    endif()
+  endif()
+  if(A_NO_LAUNCHER AND A_PRELOAD)
+    message(FATAL_ERROR "add_sim_test(${A_NAME}): NO_LAUNCHER or PRELOAD, not both")
+  endif()
+  _peer_sim_machines(machines ${A_MACHINES})
   foreach(m ${machines})
-    if(IS_ABSOLUTE ${m})
+    if(m STREQUAL "DEFAULT")
+      set(file "")
+      set(name default)
+    elseif(IS_ABSOLUTE ${m})
       set(file ${m})
       get_filename_component(name ${m} NAME_WLE)
     else()
       set(file ${PEER_MACHINES_DIR}/${m}.yaml)
       set(name ${m})
     endif()
-    if(NOT EXISTS ${file})
+    if(file AND NOT EXISTS ${file})
       message(FATAL_ERROR "add_sim_test(${A_NAME}): no machine file ${file}")
     endif()
     set(cmd "")
@@ -90,15 +121,27 @@ function(add_sim_test)
       string(REPLACE "<MACHINE>" "${name}" arg "${arg}")
       list(APPEND cmd "${arg}")
     endforeach()
-    if(NOT A_NO_LAUNCHER)
-      set(launcher $<TARGET_FILE:amdgpu-sim> --machine ${file})
+    set(env "")
+    if(A_PRELOAD)
+      # The test's own ENVIRONMENT comes after and may widen ASAN_OPTIONS.
+      set(env "LD_PRELOAD=$<TARGET_FILE:amdgpu_sim_preload>" "AMDGPU_SIM_MACHINE=${file}"
+              "ASAN_OPTIONS=verify_asan_link_order=0")
+    elseif(NOT A_NO_LAUNCHER)
+      set(launcher $<TARGET_FILE:amdgpu-sim>)
+      if(file)
+        list(APPEND launcher --machine ${file})
+      endif()
       if(A_FAULTS)
         list(APPEND launcher --faults ${A_FAULTS})
       endif()
       set(cmd ${launcher} -- ${cmd})
     endif()
+    if(A_EXPECT_EXIT)
+      set(cmd ${PEER_EXPECT_EXIT} ${A_EXPECT_EXIT} -- ${cmd})
+    endif()
+    list(APPEND env ${A_ENVIRONMENT})
     add_test(NAME ${A_NAME}.${name} COMMAND ${cmd})
-    set(env ${A_ENVIRONMENT})
+    set_property(GLOBAL APPEND PROPERTY PEER_SIM_TESTS ${A_NAME}.${name})
     if(A_MACHINE_ENV)
       if(NOT DEFINED ${A_MACHINE_ENV}_${name})
         message(FATAL_ERROR "add_sim_test(${A_NAME}): machine ${name} has no expectations "
@@ -114,6 +157,67 @@ function(add_sim_test)
       set_tests_properties(${A_NAME}.${name} PROPERTIES TIMEOUT ${A_TIMEOUT})
     endif()
   endforeach()
+endfunction()
+
+# peer_check_test_list(FILE): called once, after every folder. The tests this
+# configure registered must be exactly those FILE lists (one name a line; a
+# line `[VAR] name` counts only when VAR is true, for the tests of optional
+# presets; # starts a comment). A test that goes missing (a glob that finds
+# nothing, a folder or preset that registers less) and a test nobody listed
+# both stop the configure, naming them; the registered list is written to
+# the build tree (tests-registered.txt) to update FILE from. Also writes the
+# names add_sim_test registered (sim-tests.txt) for meta.labels.
+function(_peer_collect_tests dir out)
+  get_property(tests DIRECTORY ${dir} PROPERTY TESTS)
+  get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+  foreach(sub ${subdirs})
+    _peer_collect_tests(${sub} more)
+    list(APPEND tests ${more})
+  endforeach()
+  set(${out} ${tests} PARENT_SCOPE)
+endfunction()
+
+function(peer_check_test_list list_file)
+  _peer_collect_tests(${PROJECT_SOURCE_DIR} registered)
+  list(SORT registered)
+  list(JOIN registered "\n" text)
+  file(WRITE ${PROJECT_BINARY_DIR}/tests-registered.txt "${text}\n")
+  get_property(sim GLOBAL PROPERTY PEER_SIM_TESTS)
+  list(JOIN sim "\n" text)
+  file(WRITE ${PROJECT_BINARY_DIR}/sim-tests.txt "${text}\n")
+  file(STRINGS ${list_file} lines)
+  set(expected "")
+  foreach(line ${lines})
+    if(line MATCHES "^[ \t]*(#|$)")
+      continue()
+    elseif(line MATCHES "^\\[([A-Za-z0-9_]+)\\][ \t]+([^ \t]+)$")
+      if(${CMAKE_MATCH_1})
+        list(APPEND expected ${CMAKE_MATCH_2})
+      endif()
+    else()
+      list(APPEND expected ${line})
+    endif()
+  endforeach()
+  set(missing ${expected})
+  list(REMOVE_ITEM missing ${registered})
+  set(unlisted ${registered})
+  list(REMOVE_ITEM unlisted ${expected})
+  list(LENGTH registered n_registered)
+  list(LENGTH expected n_expected)
+  if(missing)
+    list(LENGTH missing n)
+    list(JOIN missing "\n  " names)
+    message(FATAL_ERROR "${n_registered} tests registered, ${list_file} expects ${n_expected}; "
+                        "${n} listed there are not registered:\n  ${names}")
+  endif()
+  if(unlisted)
+    list(LENGTH unlisted n)
+    list(JOIN unlisted "\n  " names)
+    message(FATAL_ERROR "${n} tests are registered but not listed in ${list_file} (add them; "
+                        "the whole list is in ${PROJECT_BINARY_DIR}/tests-registered.txt):\n  "
+                        "${names}")
+  endif()
+  message(STATUS "${n_registered} tests registered, as ${list_file} lists")
 endfunction()
 
 # peer_scale_timeouts(): called last in every folder that adds tests. A

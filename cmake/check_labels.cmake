@@ -1,22 +1,29 @@
+cmake_minimum_required(VERSION 3.25)
 # ctest test meta.labels: every test registered in BUILD_DIR has a LABELS
-# property (so `ctest -L` selections never miss one), and there are at least
-# MIN_TESTS tests (a guard or a typo that drops tests fails here).
-# Usage: cmake -DCTEST=ctest -DBUILD_DIR=dir -DMIN_TESTS=n -P check_labels.cmake
+# property (so `ctest -L` selections never miss one), and every test that
+# runs its command under the simulator (the amdgpu-sim launcher as the
+# program, or the simulator's preload in LD_PRELOAD) was registered with
+# add_sim_test (its names are in SIM_TESTS, one a line), so the machine
+# lists, labels and expected-failure form are the same everywhere; and every
+# fault scenario of FAULTS_DIR is run by at least one test. How many tests
+# there are is checked when configuring (cmake/tests.txt).
+# Usage: cmake -DCTEST=ctest -DBUILD_DIR=dir -DSIM_TESTS=file -DFAULTS_DIR=dir
+#              -P check_labels.cmake
 execute_process(COMMAND ${CTEST} --test-dir ${BUILD_DIR} --show-only=json-v1
                 RESULT_VARIABLE rc OUTPUT_VARIABLE json ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "ctest --show-only=json-v1 failed (${rc}): ${err}")
 endif()
+file(STRINGS ${SIM_TESTS} sim_tests)
 string(JSON n LENGTH "${json}" tests)
-if(n LESS MIN_TESTS)
-  message(FATAL_ERROR "only ${n} tests registered, expected at least ${MIN_TESTS}")
-endif()
 set(unlabelled "")
+set(raw_sim "")
 math(EXPR last "${n} - 1")
 foreach(i RANGE ${last})
   string(JSON name GET "${json}" tests ${i} name)
   string(JSON np ERROR_VARIABLE no_props LENGTH "${json}" tests ${i} properties)
   set(found FALSE)
+  set(preloaded FALSE)
   if(NOT no_props AND np GREATER 0)
     math(EXPR plast "${np} - 1")
     foreach(j RANGE ${plast})
@@ -26,15 +33,42 @@ foreach(i RANGE ${last})
         if(nl GREATER 0)
           set(found TRUE)
         endif()
+      elseif(pname STREQUAL "ENVIRONMENT")
+        string(JSON env GET "${json}" tests ${i} properties ${j} value)
+        if(env MATCHES "LD_PRELOAD=[^\"]*libamdgpu-sim")
+          set(preloaded TRUE)
+        endif()
       endif()
     endforeach()
   endif()
   if(NOT found)
     list(APPEND unlabelled ${name})
   endif()
+  string(JSON program ERROR_VARIABLE no_cmd GET "${json}" tests ${i} command 0)
+  if((NOT no_cmd AND program MATCHES "/amdgpu-sim$") OR preloaded)
+    if(NOT name IN_LIST sim_tests)
+      list(APPEND raw_sim ${name})
+    endif()
+  endif()
 endforeach()
 if(unlabelled)
   list(LENGTH unlabelled nu)
   message(FATAL_ERROR "${nu} of ${n} tests have no LABELS property: ${unlabelled}")
 endif()
-message(STATUS "${n} tests, every one labelled")
+file(GLOB scenarios ${FAULTS_DIR}/*.yaml)
+set(untested "")
+foreach(f ${scenarios})
+  get_filename_component(sc ${f} NAME)
+  string(FIND "${json}" "/${sc}\"" at)
+  if(at EQUAL -1)
+    list(APPEND untested ${sc})
+  endif()
+endforeach()
+if(untested)
+  message(FATAL_ERROR "fault scenarios no test runs: ${untested}")
+endif()
+if(raw_sim)
+  message(FATAL_ERROR "run under the simulator but not registered with add_sim_test "
+                      "(cmake/PeerTests.cmake): ${raw_sim}")
+endif()
+message(STATUS "${n} tests, every one labelled, every simulated one through add_sim_test")

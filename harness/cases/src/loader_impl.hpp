@@ -145,6 +145,13 @@ class FileLoader {
     Case one_case(const YAML::Node &n);
 
     void matrix(const YAML::Node &m, Case &c, Scope &scope);
+    // loader_matrix.cpp's parts: an axis's name, a selector axis (machine,
+    // pair, device, triple), a value axis and one of its values. Each
+    // returns false (after reporting) when the axis is not kept.
+    bool axis_name(const YAML::Node &key, std::set<std::string> &seen, Axis &a);
+    bool selector_axis(const YAML::Node &v, Axis &a);
+    bool value_axis(const YAML::Node &v, Axis &a, bool &numbers);
+    bool axis_value(const YAML::Node &x, Axis &a, bool &words, bool &numbers);
 
     // A word argument: a literal from `allowed`, or `$axis` naming a word axis
     // whose every value is allowed.
@@ -159,6 +166,7 @@ class FileLoader {
     static std::string known_codes();
 
     bool one_step(const YAML::Node &n, Scope &scope, Step &step);
+    void step_args(const YAML::Node &body, const StepSpec &spec, Scope &scope, Step &step);
 
     void when(const YAML::Node &w, const Scope &scope, Step &step);
 };

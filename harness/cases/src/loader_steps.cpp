@@ -216,6 +216,48 @@ static bool null_shorthand(const StepSpec &spec) {
     return a && (a->kind == ArgKind::pointer || contains(a->words, std::string("null")));
 }
 
+// The action's arguments: a map, or a scalar standing for the shorthand, or
+// nothing when no argument is required.
+void FileLoader::step_args(const YAML::Node &body, const StepSpec &spec, Scope &scope, Step &step) {
+    if (body.IsMap()) {
+        std::vector<std::string> allowed;
+        for (const auto &a : spec.args)
+            allowed.emplace_back(a.name);
+        check_keys(body, allowed, std::string("step ") + spec.name);
+        for (const auto &a : spec.args) {
+            if (YAML::Node v = body[a.name]) {
+                Arg arg;
+                if (argument(v, a, scope, arg)) step.args[a.name] = std::move(arg);
+            } else if (a.required) {
+                error(at(body, step.at), std::string("step ") + spec.name + " is missing '" +
+                                             a.name + "': expected " + a.help);
+            }
+        }
+    } else if ((body.IsScalar() || (body.IsNull() && null_shorthand(spec))) && spec.shorthand) {
+        // `host_free: null` is the shorthand with a NULL pointer, not a step
+        // without arguments.
+        const ArgSpec *a = find_arg(spec, spec.shorthand);
+        Arg arg;
+        if (argument(body, *a, scope, arg)) step.args[a->name] = std::move(arg);
+        for (const auto &other : spec.args) {
+            if (other.required && std::string(other.name) != spec.shorthand)
+                error(at(body, step.at), std::string("step ") + spec.name + " is missing '" +
+                                             other.name + "': use the map form");
+        }
+    } else if (body.IsNull()) {
+        for (const auto &a : spec.args) {
+            if (a.required)
+                error(step.at, std::string("step ") + spec.name + " is missing '" + a.name +
+                                   "': expected " + a.help);
+        }
+    } else {
+        error(at(body, step.at),
+              std::string("expected the arguments of ") + spec.name + " as a map" +
+                  (spec.shorthand ? std::string(" or a single ") + spec.shorthand : std::string()) +
+                  ", found " + type_name(body));
+    }
+}
+
 bool FileLoader::one_step(const YAML::Node &n, Scope &scope, Step &step) {
     step.at = at(n);
     if (!expect_map(n, "a step such as `set_device: $a`", step.at)) return false;
@@ -272,44 +314,7 @@ bool FileLoader::one_step(const YAML::Node &n, Scope &scope, Step &step) {
     }
     if (YAML::Node w = n["when"]) when(w, scope, step);
 
-    // The action's arguments: a map, or a scalar standing for the shorthand.
-    if (body.IsMap()) {
-        std::vector<std::string> allowed;
-        for (const auto &a : spec.args)
-            allowed.emplace_back(a.name);
-        check_keys(body, allowed, std::string("step ") + spec.name);
-        for (const auto &a : spec.args) {
-            if (YAML::Node v = body[a.name]) {
-                Arg arg;
-                if (argument(v, a, scope, arg)) step.args[a.name] = std::move(arg);
-            } else if (a.required) {
-                error(at(body, step.at), std::string("step ") + spec.name + " is missing '" +
-                                             a.name + "': expected " + a.help);
-            }
-        }
-    } else if ((body.IsScalar() || (body.IsNull() && null_shorthand(spec))) && spec.shorthand) {
-        // `host_free: null` is the shorthand with a NULL pointer, not a step
-        // without arguments.
-        const ArgSpec *a = find_arg(spec, spec.shorthand);
-        Arg arg;
-        if (argument(body, *a, scope, arg)) step.args[a->name] = std::move(arg);
-        for (const auto &other : spec.args) {
-            if (other.required && std::string(other.name) != spec.shorthand)
-                error(at(body, step.at), std::string("step ") + spec.name + " is missing '" +
-                                             other.name + "': use the map form");
-        }
-    } else if (body.IsNull()) {
-        for (const auto &a : spec.args) {
-            if (a.required)
-                error(step.at, std::string("step ") + spec.name + " is missing '" + a.name +
-                                   "': expected " + a.help);
-        }
-    } else {
-        error(at(body, step.at),
-              std::string("expected the arguments of ") + spec.name + " as a map" +
-                  (spec.shorthand ? std::string(" or a single ") + spec.shorthand : std::string()) +
-                  ", found " + type_name(body));
-    }
+    step_args(body, spec, scope, step);
     if (errors_.size() != before) return false;
     // `as` names a buffer (alloc) or a kernel object (kernel_bo, kernel_cs)
     // that later steps refer to.

@@ -1,5 +1,9 @@
 #include "cases/step_table.hpp"
 
+#include "errnos/errno_names.hpp"
+
+#include <array>
+
 namespace harness::cases {
 
 namespace {
@@ -37,10 +41,14 @@ constexpr const char *kAttributes[] = {"multiprocessor_count",
                                        "unknown"};
 constexpr const char *kRegisterFlags[] = {"default", "mapped", "io_memory", "unknown_bit"};
 
-// Kernel-contract steps: errno names the kernel may return, `ok` for success.
-constexpr const char *kErrnos[] = {"ok",     "EINVAL", "ENOENT", "EPERM",     "ENOMEM",
-                                   "EFAULT", "EACCES", "ETIME",  "ECANCELED", "E2BIG",
-                                   "EBUSY",  "ENODEV", "ENOSPC", "EDEADLK"};
+// Kernel-contract steps: `ok` for success, or an errno name of
+// harness/errnos' table (the names kmd::Status prints).
+constexpr auto kErrnos = [] {
+    std::array<const char *, errnos::kErrnoCount + 1> words{"ok"};
+    for (size_t i = 0; i < errnos::kErrnoCount; ++i)
+        words[i + 1] = errnos::kErrnoNames[i].name;
+    return words;
+}();
 constexpr const char *kDomains[] = {"vram", "gtt", "unknown_bit"};
 constexpr const char *kCreateFlags[] = {"none",          "vram_cleared",  "cpu_access_required",
                                         "no_cpu_access", "explicit_sync", "vm_always_valid",

@@ -80,6 +80,121 @@ void read_kernel(const Reader &r, const YAML::Node &k, Kernel &out) {
     }
 }
 
+// A GPU entry's ASIC (`asic: NAME`): fixtures/machines/asics/NAME.yaml,
+// looked for beside the manifest first (asics/), then in the repository's
+// own folder, so a manifest copied elsewhere still finds it. The facts in it
+// are the ASIC's alone: a GPU entry that repeats one is an error.
+struct Asic {
+    std::optional<Reader> reader; // errors in the ASIC file name that file
+    YAML::Node node;
+};
+
+std::string asic_path(const std::string &manifest, const std::string &name) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path beside = fs::path(manifest).parent_path() / "asics" / (name + ".yaml");
+    if (fs::is_regular_file(beside, ec)) return beside.string();
+    return (fs::path(PEER_MANIFEST_FACTS_DIR) / "asics" / (name + ".yaml")).string();
+}
+
+Asic load_asic(const Reader &r, const YAML::Node &gpu, const std::string &manifest) {
+    Asic a;
+    const YAML::Node ref = gpu["asic"];
+    if (!ref) return a;
+    const std::string name = r.str(ref, "an ASIC name (a file of fixtures/machines/asics)");
+    const std::string path = asic_path(manifest, name);
+    try {
+        a.node = YAML::LoadFile(path);
+    } catch (const YAML::BadFile &) {
+        r.fail(ref, "unknown ASIC '" + name + "': expected a file " + path);
+    } catch (const YAML::ParserException &e) {
+        throw Error{{{path, e.mark.line + 1, e.mark.column + 1}, "expected YAML: " + e.msg}};
+    }
+    a.reader.emplace(path);
+    if (!a.node.IsMap()) a.reader->fail(a.node, "expected an ASIC file (a map of facts)");
+    for (const auto &kv : a.node) {
+        const std::string key = kv.first.Scalar();
+        if (gpu[key])
+            r.fail(gpu[key], "expected no '" + key + "' here: it is a fact of ASIC '" + name +
+                                 "' (" + path + ")");
+    }
+    return a;
+}
+
+// One GPU fact: from the entry, else from its ASIC (read by that file's Reader).
+struct Fact {
+    const Reader &reader;
+    YAML::Node node;
+    explicit operator bool() const { return static_cast<bool>(node); }
+};
+
+Fact fact(const Reader &r, const YAML::Node &g, const Asic &a, const char *key) {
+    if (g[key] || !a.reader) return {r, g[key]};
+    return {*a.reader, a.node[key]};
+}
+
+Fact need_fact(const Reader &r, const YAML::Node &g, const Asic &a, const char *key) {
+    Fact f = fact(r, g, a, key);
+    if (!f)
+        r.fail(g, std::string("expected key '") + key + "'" +
+                      (a.reader ? " (here or in its ASIC file)" : ""));
+    return f;
+}
+
+Gpu read_gpu(const Reader &r, const YAML::Node &g, const std::string &path) {
+    if (!g.IsMap()) r.fail(g, "expected a GPU (a map)");
+    const Asic a = load_asic(r, g, path);
+    Gpu out;
+    out.name = r.str(r.need(g, "name"), "the GPU's symbolic name");
+    const Fact product = need_fact(r, g, a, "product");
+    out.product = product.reader.str(product.node, "the product name");
+    const Fact family = need_fact(r, g, a, "family");
+    out.family = static_cast<int>(family.reader.size(family.node));
+    const Fact vram = need_fact(r, g, a, "vram");
+    out.vram_bytes = vram.reader.size(vram.node);
+    out.visible_vram_bytes = g["visible_vram"] ? r.size(g["visible_vram"]) : out.vram_bytes;
+    if (g["bar_address"]) out.bar_address = r.size(g["bar_address"]);
+    if (const Fact d = fact(r, g, a, "dma_mask_bits")) {
+        uint64_t b = d.reader.size(d.node);
+        if (b < 32 || b > 64) d.reader.fail(d.node, "expected 32..64 bits");
+        out.dma_mask_bits = static_cast<int>(b);
+    }
+    if (g["iommu_remapping"]) out.iommu_remapping = r.boolean(g["iommu_remapping"]);
+    if (const Fact x = fact(r, g, a, "sdma_xgmi_engines"))
+        out.sdma_xgmi_engines = static_cast<int>(x.reader.size(x.node));
+    return out;
+}
+
+// fixtures/machines/kernel/releases.yaml, beside the manifest first.
+void read_kernel_releases(const std::string &manifest, Kernel &k) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path path = fs::path(manifest).parent_path() / "kernel" / "releases.yaml";
+    if (!fs::is_regular_file(path, ec))
+        path = fs::path(PEER_MANIFEST_FACTS_DIR) / "kernel" / "releases.yaml";
+    YAML::Node root;
+    try {
+        root = YAML::LoadFile(path.string());
+    } catch (const YAML::BadFile &) {
+        throw Error{{{path.string(), 0, 0}, "cannot open the kernel releases file"}};
+    } catch (const YAML::ParserException &e) {
+        throw Error{
+            {{path.string(), e.mark.line + 1, e.mark.column + 1}, "expected YAML: " + e.msg}};
+    }
+    const Reader r(path.string());
+    auto release = [&](const char *key) {
+        const YAML::Node v = r.need(root, key);
+        std::pair<int, int> out;
+        char tail = 0;
+        if (std::sscanf(r.str(v, "a kernel release").c_str(), "%d.%d%c", &out.first, &out.second,
+                        &tail) != 2)
+            r.fail(v, "expected a kernel release like \"7.2\"");
+        return out;
+    };
+    k.iommu_remap_lifts_dma_mask_from = release("iommu_remap_lifts_dma_mask");
+    k.all_bars_peer_check_from = release("all_bars_peer_check");
+}
+
 Manifest read(const std::string &path) {
     Reader r(path);
     YAML::Node root;
@@ -95,28 +210,14 @@ Manifest read(const std::string &path) {
     m.file = path;
     m.name = r.str(r.need(root, "name"), "the machine's name");
     read_kernel(r, r.need(root, "kernel"), m.kernel);
+    read_kernel_releases(path, m.kernel);
     const YAML::Node gpus = r.need(root, "gpus");
     if (!gpus.IsSequence()) r.fail(gpus, "expected a list of GPUs");
     std::map<std::string, int> index;
     for (const auto &g : gpus) {
-        if (!g.IsMap()) r.fail(g, "expected a GPU (a map)");
-        Gpu out;
-        out.name = r.str(r.need(g, "name"), "the GPU's symbolic name");
+        Gpu out = read_gpu(r, g, path);
         if (!index.emplace(out.name, static_cast<int>(m.gpus.size())).second)
             r.fail(g["name"], "expected a GPU name not used before");
-        out.product = r.str(r.need(g, "product"), "the product name");
-        out.family = static_cast<int>(r.size(r.need(g, "family")));
-        out.vram_bytes = r.size(r.need(g, "vram"));
-        out.visible_vram_bytes = g["visible_vram"] ? r.size(g["visible_vram"]) : out.vram_bytes;
-        if (g["bar_address"]) out.bar_address = r.size(g["bar_address"]);
-        if (g["dma_mask_bits"]) {
-            uint64_t b = r.size(g["dma_mask_bits"]);
-            if (b < 32 || b > 64) r.fail(g["dma_mask_bits"], "expected 32..64 bits");
-            out.dma_mask_bits = static_cast<int>(b);
-        }
-        if (g["iommu_remapping"]) out.iommu_remapping = r.boolean(g["iommu_remapping"]);
-        if (g["sdma_xgmi_engines"])
-            out.sdma_xgmi_engines = static_cast<int>(r.size(g["sdma_xgmi_engines"]));
         m.gpus.push_back(out);
     }
     m.hive_of.assign(m.gpus.size(), 0);

@@ -42,15 +42,18 @@ bool pcie_peer_accessible(const Manifest &m, int owner, int accessor, std::strin
     if (!m.kernel.param_pcie_p2p) return no("amdgpu.pcie_p2p=0");
     if (!p2p_listed(m, owner, accessor)) return no("the chipset allows no PCIe P2P between them");
     if (!o.large_bar()) return no(o.name + " has a small BAR");
-    // From 6.12 a remapping IOMMU in front of the accessor lifts the mask.
-    const bool remapped = m.kernel.at_least(6, 12) && a.iommu_remapping;
+    // A remapping IOMMU in front of the accessor lifts the mask (from the
+    // release fixtures/machines/kernel/releases.yaml names).
+    const auto [im, in] = m.kernel.iommu_remap_lifts_dma_mask_from;
+    const bool remapped = m.kernel.at_least(im, in) && a.iommu_remapping;
     if (!remapped && !bar_reachable(o, a))
         return no(o.name + "'s BAR lies outside " + a.name + "'s DMA mask");
     return true;
 }
 
 bool register_bar_peer_accessible(const Manifest &m, int owner, int mapper) {
-    if (!m.kernel.at_least(7, 2)) return pcie_peer_accessible(m, owner, mapper);
+    const auto [bm, bn] = m.kernel.all_bars_peer_check_from;
+    if (!m.kernel.at_least(bm, bn)) return pcie_peer_accessible(m, owner, mapper);
     return m.kernel.hsa_amd_p2p && m.kernel.pci_p2pdma && m.kernel.dmabuf_move_notify &&
            m.kernel.param_pcie_p2p && p2p_listed(m, owner, mapper);
 }

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace harness::manifest;
@@ -177,4 +178,85 @@ TEST_CASE("manifest errors name file, line and column", "[manifest][errors]") {
     CHECK(diag_of("name: [\n").find(":2:1: error: expected YAML") == 0);
     auto r = load_manifest("/nonexistent/machine.yaml");
     REQUIRE(std::holds_alternative<harness::cases::Diagnostic>(r));
+}
+
+namespace {
+
+// A manifest in a scratch directory with an asics/ folder beside it.
+std::string asic_diag(const std::string &machine, const std::string &chip, Manifest *out) {
+    char tmpl[] = "/tmp/manifest-asic-XXXXXX";
+    REQUIRE(mkdtemp(tmpl));
+    const std::string dir = tmpl;
+    REQUIRE(mkdir((dir + "/asics").c_str(), 0700) == 0);
+    std::ofstream(dir + "/asics/chip.yaml") << chip;
+    std::ofstream(dir + "/m.yaml") << machine;
+    auto r = load_manifest(dir + "/m.yaml");
+    std::string text;
+    if (auto *d = std::get_if<harness::cases::Diagnostic>(&r)) {
+        text = d->to_string();
+        for (const std::string &f : {dir + "/asics/chip.yaml", dir + "/m.yaml"})
+            if (text.rfind(f, 0) == 0)
+                text = (f == dir + "/m.yaml" ? "m" : "chip") + text.substr(f.size());
+    } else if (out) {
+        *out = std::get<Manifest>(r);
+    }
+    std::remove((dir + "/asics/chip.yaml").c_str());
+    std::remove((dir + "/m.yaml").c_str());
+    rmdir((dir + "/asics").c_str());
+    rmdir(dir.c_str());
+    return text;
+}
+
+const char *kAsicMachine = "name: m\nkernel: {version: \"6.8\"}\ngpus:\n  - name: gpu0\n"
+                           "    asic: chip\n    visible_vram: 256Mi\n";
+const char *kChip = "product: Chip\nfamily: 143\nvram: 16Gi\nsdma_xgmi_engines: 0\n";
+
+} // namespace
+
+TEST_CASE("a GPU entry's ASIC facts come from asics/NAME.yaml", "[manifest][asic]") {
+    Manifest m;
+    CHECK(asic_diag(kAsicMachine, kChip, &m).empty());
+    REQUIRE(m.gpus.size() == 1);
+    CHECK(m.gpus[0].product == "Chip");
+    CHECK(m.gpus[0].family == 143);
+    CHECK(m.gpus[0].vram_bytes == 16ull << 30);
+    CHECK(m.gpus[0].visible_vram_bytes == 256ull << 20);
+    CHECK_FALSE(m.gpus[0].large_bar());
+    // The shipped machines: mixed-3's gpu1 is an MI100 with a 44-bit mask.
+    const Manifest m3 = load("mixed-3");
+    CHECK(m3.gpus[1].product == "AMD Instinct MI100");
+    CHECK(m3.gpus[1].dma_mask_bits == 44);
+}
+
+TEST_CASE("ASIC references: a repeated fact, an unknown ASIC, a bad ASIC file",
+          "[manifest][asic][errors]") {
+    std::string repeated = kAsicMachine;
+    repeated += "    family: 143\n";
+    CHECK(asic_diag(repeated, kChip, nullptr).find("m:7:13: error: expected no 'family' here") ==
+          0);
+    std::string unknown = kAsicMachine;
+    unknown.replace(unknown.find("asic: chip"), 10, "asic: nope");
+    CHECK(asic_diag(unknown, kChip, nullptr).find("m:5:11: error: unknown ASIC 'nope'") == 0);
+    CHECK(asic_diag(kAsicMachine, "product: Chip\nfamily: 143\nvram: 16Qi\n", nullptr)
+              .find("chip:3:7: error: expected a size") == 0);
+}
+
+TEST_CASE("versioned rules start at the releases of kernel/releases.yaml", "[manifest][releases]") {
+    const Manifest m = load("mixed-3");
+    CHECK(m.kernel.iommu_remap_lifts_dma_mask_from == std::pair{6, 12});
+    CHECK(m.kernel.all_bars_peer_check_from == std::pair{7, 2});
+    char tmpl[] = "/tmp/manifest-releases-XXXXXX";
+    REQUIRE(mkdtemp(tmpl));
+    const std::string dir = tmpl;
+    REQUIRE(mkdir((dir + "/kernel").c_str(), 0700) == 0);
+    std::ofstream(dir + "/kernel/releases.yaml")
+        << "iommu_remap_lifts_dma_mask: \"6.1\"\nall_bars_peer_check: \"6.2\"\n";
+    std::ofstream(dir + "/m.yaml") << "name: m\nkernel: {version: \"6.8\"}\ngpus: []\n";
+    auto r = load_manifest(dir + "/m.yaml");
+    std::remove((dir + "/kernel/releases.yaml").c_str());
+    std::remove((dir + "/m.yaml").c_str());
+    rmdir((dir + "/kernel").c_str());
+    rmdir(dir.c_str());
+    REQUIRE(std::holds_alternative<Manifest>(r));
+    CHECK(std::get<Manifest>(r).kernel.all_bars_peer_check_from == std::pair{6, 2});
 }

@@ -27,16 +27,87 @@ Runtime &Runtime::get() {
 
 Runtime::Runtime() = default;
 
+// The devices HIP_VISIBLE_DEVICES / ROCR_VISIBLE_DEVICES leave, opened in
+// their order, and the VA range every one of them accepts.
+kmd::Status Runtime::open_devices(const kmd::Topology &topo,
+                                  std::vector<std::unique_ptr<PeerDevice>> &devs, uint64_t &va_lo,
+                                  uint64_t &va_hi) {
+    const auto order = kmd::visible_devices(topo.gpus.size(), std::getenv("ROCR_VISIBLE_DEVICES"),
+                                            std::getenv("HIP_VISIBLE_DEVICES"));
+    for (size_t i = 0; i < order.size(); ++i) {
+        auto d = std::make_unique<PeerDevice>();
+        d->index = static_cast<int>(i);
+        d->node = topo.gpus[order[i]];
+        d->pci_slot = kmd::pci_slot_name(d->node.domain, d->node.location_id);
+        if (kmd::Status o = kmd::Device::open(d->node.render_minor, d->dev); !o) return o;
+        const auto gen = sdma::generation_for_ip(d->dev->info().sdma_major);
+        if (!gen) return kmd::Status::fail(ENOTSUP, "HW_IP_INFO(DMA): SDMA version unsupported");
+        d->gen = *gen;
+        d->packet_max = default_packet_max(d->dev->info().sdma_major, d->dev->info().sdma_minor);
+        // libdrm hands out one amdgpu_device per physical device: if two
+        // render nodes come back as the same handle (its fd_compare found no
+        // distinguishing primary node), both "devices" would share one VM and
+        // every peer result would be wrong. Refuse instead.
+        for (const auto &other : devs)
+            if (other->dev->handle() == d->dev->handle())
+                return kmd::Status::fail(EEXIST, "amdgpu_device_initialize(same device twice)");
+        va_lo = std::max(va_lo, d->dev->info().va_offset);
+        va_hi = std::min(va_hi, d->dev->info().va_max);
+        devs.push_back(std::move(d));
+    }
+    return kmd::Status::success();
+}
+
+// canAccessPeer: a KFD link from a to b that allows peer access.
+void Runtime::set_peer_matrix() {
+    const size_t n = devs_.size();
+    can_access_.assign(n, std::vector<bool>(n, false));
+    enabled.assign(n, std::vector<bool>(n, false));
+    for (size_t a = 0; a < n; ++a)
+        for (size_t b = 0; b < n; ++b) {
+            if (a == b) continue;
+            for (const kmd::Link &l : devs_[a]->node.links)
+                if (l.to_node == devs_[b]->node.node && kmd::link_allows_peer_access(l))
+                    can_access_[a][b] = true;
+        }
+}
+
+// Each device's staging buffer, clock and timestamp slots, and on the KFD
+// path its SDMA user queue and host staging buffer.
+kmd::Status Runtime::make_device_buffers() {
+    for (auto &d : devs_) {
+        if (kmd::Status g = make_gtt(*d, nullptr, kStagingBytes, d->staging); !g) return g;
+        // Without it copies are still timed, on the host clock.
+        if (kmd::Status c = make_gtt(*d, nullptr, kClockBytes, d->clock); !c) d->clock.reset();
+        if (kmd::Status c = make_gtt(*d, nullptr, kClockBytes, d->stamps); c) {
+            for (uint32_t i = uint32_t(kClockBytes / 8); i-- > 0;)
+                d->stamps_free.push_back(i);
+        } else {
+            d->stamps.reset();
+        }
+    }
+    if (!kfd()) return kmd::Status::success();
+    for (auto &d : devs_) {
+        const uint32_t on[] = {d->node.node};
+        kmd::Status k = kfd::SdmaQueue::create(d->node.node, d->gen, d->kqueue);
+        if (k) k = make_kfd_host(on, kStagingBytes, d->kstaging);
+        if (!k) return k;
+    }
+    return kmd::Status::success();
+}
+
 void Runtime::init() {
+    auto failed = [this](const kmd::Status &s) {
+        init_kernel_ = s;
+        init_status_ = hipErrorNotInitialized;
+    };
     // The kernel path, once per process: a runner sets it per case instance
     // in the child that runs the instance (CONTRACT.md §7).
     if (const char *p = std::getenv("PEER_HARNESS_PATH"); p && *p) {
         if (std::strcmp(p, "kfd") == 0) {
             path_ = KernelPath::kfd;
         } else if (std::strcmp(p, "drm") != 0) {
-            init_kernel_ = kmd::Status::fail(EINVAL, "PEER_HARNESS_PATH (drm|kfd)");
-            init_status_ = hipErrorNotInitialized;
-            return;
+            return failed(kmd::Status::fail(EINVAL, "PEER_HARNESS_PATH (drm|kfd)"));
         }
     }
     kmd::Topology topo;
@@ -48,98 +119,21 @@ void Runtime::init() {
     }
     // After the topology read (which releases libhsakmt's snapshot), before
     // any render node of our own is opened.
-    if (kfd() && !topo.gpus.empty()) {
-        if (kmd::Status k = kfd::Session::open(kfd_session_); !k) {
-            init_kernel_ = k;
-            init_status_ = hipErrorNotInitialized;
-            return;
-        }
-    }
-    const auto order = kmd::visible_devices(topo.gpus.size(), std::getenv("ROCR_VISIBLE_DEVICES"),
-                                            std::getenv("HIP_VISIBLE_DEVICES"));
+    if (kfd() && !topo.gpus.empty())
+        if (kmd::Status k = kfd::Session::open(kfd_session_); !k) return failed(k);
     uint64_t va_lo = kVaFloor, va_hi = ~0ull;
     std::vector<std::unique_ptr<PeerDevice>> devs;
-    for (size_t i = 0; i < order.size(); ++i) {
-        auto d = std::make_unique<PeerDevice>();
-        d->index = static_cast<int>(i);
-        d->node = topo.gpus[order[i]];
-        d->pci_slot = kmd::pci_slot_name(d->node.domain, d->node.location_id);
-        if (kmd::Status o = kmd::Device::open(d->node.render_minor, d->dev); !o) {
-            init_kernel_ = o;
-            init_status_ = hipErrorNotInitialized;
-            return;
-        }
-        const auto gen = sdma::generation_for_ip(d->dev->info().sdma_major);
-        if (!gen) {
-            init_kernel_ = kmd::Status::fail(ENOTSUP, "HW_IP_INFO(DMA): SDMA version unsupported");
-            init_status_ = hipErrorNotInitialized;
-            return;
-        }
-        d->gen = *gen;
-        d->packet_max = default_packet_max(d->dev->info().sdma_major, d->dev->info().sdma_minor);
-        // libdrm hands out one amdgpu_device per physical device: if two
-        // render nodes come back as the same handle (its fd_compare found no
-        // distinguishing primary node), both "devices" would share one VM and
-        // every peer result would be wrong. Refuse instead.
-        for (const auto &other : devs)
-            if (other->dev->handle() == d->dev->handle()) {
-                init_kernel_ =
-                    kmd::Status::fail(EEXIST, "amdgpu_device_initialize(same device twice)");
-                init_status_ = hipErrorNotInitialized;
-                return;
-            }
-        va_lo = std::max(va_lo, d->dev->info().va_offset);
-        va_hi = std::min(va_hi, d->dev->info().va_max);
-        devs.push_back(std::move(d));
-    }
+    if (kmd::Status o = open_devices(topo, devs, va_lo, va_hi); !o) return failed(o);
     if (devs.empty()) return;
     va_ = std::make_unique<kmd::VaAllocator>(va_lo, va_hi);
-    for (auto &d : devs) {
-        if (kmd::Status q = kmd::Queue::create(*d->dev, *va_, d->queue); !q) {
-            init_kernel_ = q;
-            init_status_ = hipErrorNotInitialized;
-            return;
-        }
-    }
-    const size_t n = devs.size();
-    can_access_.assign(n, std::vector<bool>(n, false));
-    enabled.assign(n, std::vector<bool>(n, false));
-    for (size_t a = 0; a < n; ++a)
-        for (size_t b = 0; b < n; ++b) {
-            if (a == b) continue;
-            for (const kmd::Link &l : devs[a]->node.links)
-                if (l.to_node == devs[b]->node.node && kmd::link_allows_peer_access(l))
-                    can_access_[a][b] = true;
-        }
+    for (auto &d : devs)
+        if (kmd::Status q = kmd::Queue::create(*d->dev, *va_, d->queue); !q) return failed(q);
     devs_ = std::move(devs);
-    for (auto &d : devs_) {
-        if (kmd::Status g = make_gtt(*d, nullptr, kStagingBytes, d->staging); !g) {
-            init_kernel_ = g;
-            init_status_ = hipErrorNotInitialized;
-            devs_.clear();
-            return;
-        }
-        // Without it copies are still timed, on the host clock.
-        if (kmd::Status c = make_gtt(*d, nullptr, kClockBytes, d->clock); !c) d->clock.reset();
-        if (kmd::Status c = make_gtt(*d, nullptr, kClockBytes, d->stamps); c) {
-            for (uint32_t i = uint32_t(kClockBytes / 8); i-- > 0;)
-                d->stamps_free.push_back(i);
-        } else {
-            d->stamps.reset();
-        }
-    }
-    if (kfd()) {
-        for (auto &d : devs_) {
-            const uint32_t on[] = {d->node.node};
-            kmd::Status k = kfd::SdmaQueue::create(d->node.node, d->gen, d->kqueue);
-            if (k) k = make_kfd_host(on, kStagingBytes, d->kstaging);
-            if (!k) {
-                init_kernel_ = k;
-                init_status_ = hipErrorNotInitialized;
-                devs_.clear();
-                return;
-            }
-        }
+    set_peer_matrix();
+    if (kmd::Status b = make_device_buffers(); !b) {
+        failed(b);
+        devs_.clear();
+        return;
     }
     kmsg_ = std::make_unique<kmd::KmsgLog>();
 }
@@ -164,10 +158,9 @@ kmd::Status Runtime::make_kfd_host(std::span<const uint32_t> nodes, uint64_t byt
 }
 
 uint64_t default_packet_max(uint32_t sdma_major, uint32_t sdma_minor) {
-    // Mesa's SDMA_V2_0_COPY_MAX_BYTES (0x3fff00) below 5.2; from 5.2 Mesa
-    // allows ~1 GiB, so the kernel's 4 MiB is safe there.
-    const bool v52_or_newer = sdma_major > 5 || (sdma_major == 5 && sdma_minor >= 2);
-    return v52_or_newer ? 0x400000 : 0x3fff00;
+    // harness/sdma owns the numbers (the kernel's copy_max_bytes, Mesa's
+    // limit below 5.2); an engine it does not know copies nothing anyway.
+    return sdma::default_copy_packet_bytes(sdma_major, sdma_minor);
 }
 
 const kmd::Link *Runtime::link(int from, int to) const {

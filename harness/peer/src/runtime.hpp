@@ -197,6 +197,11 @@ class Runtime {
   private:
     Runtime();
     void init();
+    kmd::Status open_devices(const kmd::Topology &topo,
+                             std::vector<std::unique_ptr<PeerDevice>> &devs, uint64_t &va_lo,
+                             uint64_t &va_hi);
+    void set_peer_matrix();
+    kmd::Status make_device_buffers();
     kmd::Status make_gtt(PeerDevice &d, PeerDevice *second, uint64_t bytes,
                          std::unique_ptr<GttBuffer> &out);
 

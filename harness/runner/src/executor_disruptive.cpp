@@ -1,4 +1,4 @@
-// The `provoke` step (issue 8 item 3): a hang or a VM fault on purpose, with
+// The `provoke` step: a hang or a VM fault on purpose, with
 // every outcome harness/peer/CONTRACT.md §3 and the kernel promise asserted in order,
 // then the recovery. Always run on the simulator; on hardware only with
 // --allow-disruptive (the loader marks such cases disruptive).

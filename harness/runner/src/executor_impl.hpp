@@ -225,7 +225,7 @@ class Interpreter {
         return {};
     }
 
-    // Item 6 of issue 8: where the manifest says `importer` reaches
+    // Placement: where the manifest says `importer` reaches
     // `exporter` directly (XGMI or legal PCIe P2P), importing the exporter's
     // buffers must leave them in VRAM; the exporter's per-file GTT usage
     // (fdinfo) must not grow. Runs after every successful Enable and alloc.
@@ -312,6 +312,8 @@ class Interpreter {
     std::string stream_of(const Step &s, hipStream_t &out);
 
     std::string verify(Buffer &b, const std::string &name);
+    hipError_t compare_in_place(const Buffer &b, bool &differs);
+    std::string describe_mismatch(Buffer &b, const std::string &name);
     std::string verify_step(const Step &s);
 
     // Pinned memory, memory info, async peer copies, stream lifetime and the

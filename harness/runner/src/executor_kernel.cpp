@@ -4,6 +4,7 @@
 // function behind each rule is named in the case file's `doc:`.
 #include "executor_kernel.hpp"
 #include "executor_impl.hpp"
+#include "runner/executor.hpp"
 
 #include "cases/step_table.hpp"
 #include "sdma/packets.hpp"
@@ -24,10 +25,6 @@ namespace {
 constexpr uint64_t kWaitNs = 10ull * 1000 * 1000 * 1000; // "signaled": up to 10 s
 constexpr uint32_t kIbBoBytes = 64 * 1024;
 constexpr uint64_t kFirstVa = 1ull << 32; // clear of every kernel's reserved bottom
-
-std::string errno_text(const kmd::Status &st) {
-    return st.ok() ? "ok" : kmd::errno_name(st.err);
-}
 
 } // namespace
 
@@ -173,43 +170,78 @@ uint64_t create_flag(const std::string &w) {
 // 200 ms job timeout) and inconclusive rounds are retried rather than reported.
 constexpr int kRounds = 6;
 constexpr auto kWindow = std::chrono::milliseconds(50);
+constexpr uint64_t kHeldBytes = 64 * 1024;
+
+// Job A of kernel_dependency: marks that it started (dword 16 of the flag BO),
+// waits in a POLL_REGMEM for the CPU's release (dword 0), then copies
+// kHeldBytes from src to dst.
+struct HeldJob {
+    volatile uint32_t *release = nullptr;
+    void *src_cpu = nullptr, *dst_cpu = nullptr;
+    uint64_t seq = 0;
+};
+
+HeldJob submit_held_job(KernelSteps &k, KernelFile &fa) {
+    uint32_t flag = 0, src = 0, dst = 0;
+    require(fa.file->gem_create(4096, AMDGPU_GEM_DOMAIN_GTT, 0, flag), "GEM_CREATE(flag)");
+    require(fa.file->gem_create(kHeldBytes, AMDGPU_GEM_DOMAIN_GTT, 0, src), "GEM_CREATE(src)");
+    require(fa.file->gem_create(kHeldBytes, AMDGPU_GEM_DOMAIN_GTT, 0, dst), "GEM_CREATE(dst)");
+    HeldJob held;
+    void *flag_cpu = nullptr;
+    require(fa.file->cpu_map(flag, 4096, &flag_cpu), "mapping the flag");
+    require(fa.file->cpu_map(src, kHeldBytes, &held.src_cpu), "mapping src");
+    require(fa.file->cpu_map(dst, kHeldBytes, &held.dst_cpu), "mapping dst");
+    std::memset(flag_cpu, 0, 4096);
+    held.release = static_cast<volatile uint32_t *>(flag_cpu);
+    for (uint64_t i = 0; i < kHeldBytes; ++i)
+        static_cast<uint8_t *>(held.src_cpu)[i] = uint8_t(i * 7 + 1);
+    std::memset(held.dst_cpu, 0x77, kHeldBytes);
+    const uint64_t flag_va = k.map_new(fa, flag, 4096);
+    const uint64_t src_va = k.map_new(fa, src, kHeldBytes);
+    const uint64_t dst_va = k.map_new(fa, dst, kHeldBytes);
+    std::vector<uint32_t> ib;
+    const sdma::Generation g = generation(*fa.file);
+    if (sdma::fence(ib, g, flag_va + 64, 1) != sdma::Error::none ||
+        sdma::poll_regmem_mem(ib, g, flag_va, 1, 0xffffffffu) != sdma::Error::none ||
+        sdma::copy_linear(ib, g, src_va, dst_va, kHeldBytes) != sdma::Error::none)
+        throw StepError{"cannot encode the held job"};
+    const uint32_t bytes = uint32_t(((ib.size() + 7) / 8) * 8 * 4);
+    const uint64_t ib_va = k.place_ib(fa, ib);
+    uint32_t list = 0;
+    const uint32_t handles[] = {fa.ib_bo, flag, src, dst};
+    require(fa.file->bo_list_create(handles, list), "AMDGPU_BO_LIST on A");
+    const kmd::RawChunk chunks[] = {kmd::ib_chunk(ib_va, bytes)};
+    require(fa.file->cs(fa.ctx, list, chunks, held.seq), "AMDGPU_CS on A");
+    return held;
+}
+
+// Job B: a NOP on device B that depends on A's fence through a syncobj
+// (AMDGPU_FENCE_TO_HANDLE on A, SYNCOBJ_FD_TO_HANDLE on B, a SYNCOBJ_IN chunk).
+uint64_t submit_dependent(KernelSteps &k, KernelFile &fa, KernelFile &fb, uint64_t seq_a) {
+    uint32_t sync_a = 0, sync_b = 0;
+    int sync_fd = -1;
+    require(fa.file->fence_to_syncobj(fa.ctx, seq_a, sync_a), "AMDGPU_FENCE_TO_HANDLE on A");
+    require(fa.file->syncobj_to_fd(sync_a, sync_fd), "SYNCOBJ_HANDLE_TO_FD on A");
+    kmd::Status imported = fb.file->syncobj_from_fd(sync_fd, sync_b);
+    ::close(sync_fd);
+    require(imported, "SYNCOBJ_FD_TO_HANDLE on B");
+    const uint64_t ib_b = k.place_ib(fb, k.nop_ib(fb));
+    uint32_t list_b = 0;
+    const uint32_t handles_b[] = {fb.ib_bo};
+    require(fb.file->bo_list_create(handles_b, list_b), "AMDGPU_BO_LIST on B");
+    const kmd::RawChunk chunks_b[] = {kmd::ib_chunk(ib_b, 32), kmd::syncobj_in_chunk(sync_b)};
+    uint64_t seq_b = 0;
+    require(fb.file->cs(fb.ctx, list_b, chunks_b, seq_b), "AMDGPU_CS on B (SYNCOBJ_IN)");
+    return seq_b;
+}
+
 std::string dependency(KernelSteps &k, int a, int b, bool &expected_resets) {
     KernelFile &fa = k.file(a);
     KernelFile &fb = k.file(b);
-    constexpr uint64_t kBytes = 64 * 1024;
     for (int round = 0; round < kRounds; ++round) {
-        uint32_t flag = 0, src = 0, dst = 0;
-        require(fa.file->gem_create(4096, AMDGPU_GEM_DOMAIN_GTT, 0, flag), "GEM_CREATE(flag)");
-        require(fa.file->gem_create(kBytes, AMDGPU_GEM_DOMAIN_GTT, 0, src), "GEM_CREATE(src)");
-        require(fa.file->gem_create(kBytes, AMDGPU_GEM_DOMAIN_GTT, 0, dst), "GEM_CREATE(dst)");
-        void *flag_cpu = nullptr, *src_cpu = nullptr, *dst_cpu = nullptr;
-        require(fa.file->cpu_map(flag, 4096, &flag_cpu), "mapping the flag");
-        require(fa.file->cpu_map(src, kBytes, &src_cpu), "mapping src");
-        require(fa.file->cpu_map(dst, kBytes, &dst_cpu), "mapping dst");
-        std::memset(flag_cpu, 0, 4096);
-        // Dword 0: the CPU's release flag; dword 16: the job's "started" mark.
-        volatile uint32_t *release = static_cast<volatile uint32_t *>(flag_cpu);
-        volatile uint32_t *started = release + 16;
-        for (uint64_t i = 0; i < kBytes; ++i)
-            static_cast<uint8_t *>(src_cpu)[i] = uint8_t(i * 7 + 1);
-        std::memset(dst_cpu, 0x77, kBytes);
-        const uint64_t flag_va = k.map_new(fa, flag, 4096);
-        const uint64_t src_va = k.map_new(fa, src, kBytes);
-        const uint64_t dst_va = k.map_new(fa, dst, kBytes);
-        std::vector<uint32_t> ib;
-        const sdma::Generation g = generation(*fa.file);
-        if (sdma::fence(ib, g, flag_va + 64, 1) != sdma::Error::none ||
-            sdma::poll_regmem_mem(ib, g, flag_va, 1, 0xffffffffu) != sdma::Error::none ||
-            sdma::copy_linear(ib, g, src_va, dst_va, kBytes) != sdma::Error::none)
-            throw StepError{"cannot encode the held job"};
-        const uint32_t bytes_a = uint32_t(((ib.size() + 7) / 8) * 8 * 4);
-        const uint64_t ib_a = k.place_ib(fa, ib);
-        uint32_t list_a = 0;
-        const uint32_t handles_a[] = {fa.ib_bo, flag, src, dst};
-        require(fa.file->bo_list_create(handles_a, list_a), "AMDGPU_BO_LIST on A");
-        const kmd::RawChunk chunks_a[] = {kmd::ib_chunk(ib_a, bytes_a)};
-        uint64_t seq_a = 0;
-        require(fa.file->cs(fa.ctx, list_a, chunks_a, seq_a), "AMDGPU_CS on A");
+        HeldJob held = submit_held_job(k, fa);
+        volatile uint32_t *release = held.release, *started = held.release + 16;
+        const uint64_t seq_a = held.seq;
 
         // A must be running (held in its POLL_REGMEM) on its own engine before
         // B exists: a kernel starts a job without anyone waiting for it, and a
@@ -224,20 +256,7 @@ std::string dependency(KernelSteps &k, int a, int b, bool &expected_resets) {
             return fmt::format("the job on device {} did not start within 2 s without a waiter", a);
         }
 
-        uint32_t sync_a = 0, sync_b = 0;
-        int sync_fd = -1;
-        require(fa.file->fence_to_syncobj(fa.ctx, seq_a, sync_a), "AMDGPU_FENCE_TO_HANDLE on A");
-        require(fa.file->syncobj_to_fd(sync_a, sync_fd), "SYNCOBJ_HANDLE_TO_FD on A");
-        kmd::Status imported = fb.file->syncobj_from_fd(sync_fd, sync_b);
-        ::close(sync_fd);
-        require(imported, "SYNCOBJ_FD_TO_HANDLE on B");
-        const uint64_t ib_b = k.place_ib(fb, k.nop_ib(fb));
-        uint32_t list_b = 0;
-        const uint32_t handles_b[] = {fb.ib_bo};
-        require(fb.file->bo_list_create(handles_b, list_b), "AMDGPU_BO_LIST on B");
-        const kmd::RawChunk chunks_b[] = {kmd::ib_chunk(ib_b, 32), kmd::syncobj_in_chunk(sync_b)};
-        uint64_t seq_b = 0;
-        require(fb.file->cs(fb.ctx, list_b, chunks_b, seq_b), "AMDGPU_CS on B (SYNCOBJ_IN)");
+        const uint64_t seq_b = submit_dependent(k, fa, fb, seq_a);
 
         // While A is held, B must stay pending: watched for kWindow (well
         // inside any machine's job timeout), checking A each time B is seen.
@@ -277,7 +296,7 @@ std::string dependency(KernelSteps &k, int a, int b, bool &expected_resets) {
         }
         require(a_done, "WAIT_CS on A");
         if (a_busy) return fmt::format("the job on device {} did not finish within 10 s", a);
-        if (std::memcmp(src_cpu, dst_cpu, kBytes) != 0)
+        if (std::memcmp(held.src_cpu, held.dst_cpu, kHeldBytes) != 0)
             return fmt::format("the held job on device {} finished without its copy", a);
         return {};
     }
@@ -292,7 +311,7 @@ namespace {
 
 // The step's `errno:` (default ok) against what the ioctl returned.
 std::string errno_check(const std::string &want, const kmd::Status &st, const std::string &call) {
-    if (errno_text(st) == want) return {};
+    if (errno_matches(want, st.err)) return {};
     return fmt::format("{} returned {}, expected {}", call,
                        st.ok() ? std::string("success") : st.describe(), want);
 }
@@ -510,3 +529,11 @@ std::string Interpreter::kernel_dmabuf(const Step &s) {
 }
 
 } // namespace harness::runner::detail
+
+namespace harness::runner {
+
+bool errno_matches(const std::string &want, int err) {
+    return err == 0 ? want == "ok" : want == kmd::errno_name(err);
+}
+
+} // namespace harness::runner

@@ -282,6 +282,149 @@ std::string dmabuf_move_under_job(KernelSteps &k, int a, int b, uint64_t bytes) 
     return "inconclusive: the held job timed out in every round";
 }
 
+namespace {
+
+void gem_va(KernelFile &f, uint32_t bo, uint32_t opcode, uint64_t va, uint64_t offset,
+            uint64_t size, const char *what) {
+    require(f.file->gem_va(bo, opcode, va, offset, size, kRw), what);
+}
+
+// op offset: amdgpu_vm_bo_map: the mapping starts offset_in_bo bytes into the BO.
+std::string vm_offset(KernelFile &f, VmOps &vm, bool vram, uint64_t bytes, uint64_t offset) {
+    if (offset % kPage) return fmt::format("offset {} is not a multiple of 4Ki", offset);
+    const uint32_t bo = vm.pattern_bo(vram, offset + bytes, 1);
+    vm.prepare_read(bytes);
+    const uint64_t va = vm.reserve(bytes, 64 * 1024);
+    gem_va(f, bo, AMDGPU_VA_OP_MAP, va, offset, bytes, "GEM_VA(MAP, offset_in_bo)");
+    auto got = vm.read_prepared(va, {bo});
+    if (matches(got, 1, 0) && offset)
+        return fmt::format("a mapping with offset_in_bo {} shows the BO from its start", offset);
+    return compare(got, 1, offset, "through a mapping with offset_in_bo");
+}
+
+// ops replace, unmap_map, clear_map: amdgpu_vm_bo_replace_map /
+// amdgpu_vm_bo_unmap / amdgpu_vm_bo_clear_mappings, then amdgpu_vm_update_range
+// with a TLB flush before the next job: the first job after the change sees
+// the new BO.
+std::string vm_change(KernelFile &f, VmOps &vm, const std::string &op, bool vram, uint64_t bytes) {
+    const uint32_t old_bo = vm.pattern_bo(vram, bytes, 2);
+    const uint32_t new_bo = vm.pattern_bo(vram, bytes, 3);
+    vm.prepare_read(bytes);
+    const uint64_t va = vm.reserve(bytes, 64 * 1024);
+    gem_va(f, old_bo, AMDGPU_VA_OP_MAP, va, 0, bytes, "GEM_VA(MAP)");
+    // A job through the old mapping first, so its translation is cached.
+    if (std::string m = compare(vm.read(va, bytes, {old_bo}), 2, 0, "before the change");
+        !m.empty())
+        return m;
+    if (op == "replace") {
+        gem_va(f, new_bo, AMDGPU_VA_OP_REPLACE, va, 0, bytes, "GEM_VA(REPLACE)");
+    } else {
+        if (op == "unmap_map")
+            gem_va(f, old_bo, AMDGPU_VA_OP_UNMAP, va, 0, bytes, "GEM_VA(UNMAP)");
+        else
+            gem_va(f, 0, AMDGPU_VA_OP_CLEAR, va, 0, bytes, "GEM_VA(CLEAR)");
+        gem_va(f, new_bo, AMDGPU_VA_OP_MAP, va, 0, bytes, "GEM_VA(MAP) of the new BO");
+    }
+    auto got = vm.read_prepared(va, {old_bo, new_bo});
+    if (matches(got, 2, 0))
+        return fmt::format("the first job after {} still read the old BO's pages (a stale "
+                           "translation: no TLB flush)",
+                           op);
+    return compare(got, 3, 0, ("the first job after " + op).c_str());
+}
+
+// op neighbour_map: amdgpu_vm_bo_map beside valid PTEs of the same block of
+// 8 (GFX8 and later cache whole blocks): the new page must be reachable by
+// the next job (R19, 84205d009343 flushes for it).
+std::string vm_neighbour_map(KernelFile &f, VmOps &vm, bool vram, uint64_t bytes) {
+    const uint32_t first = vm.pattern_bo(vram, kPage, 4);
+    const uint32_t second = vm.pattern_bo(vram, bytes, 5);
+    vm.prepare_read(bytes);
+    const uint64_t va = vm.reserve(kPage + bytes, 64 * 1024);
+    gem_va(f, first, AMDGPU_VA_OP_MAP, va, 0, kPage, "GEM_VA(MAP) of the first page");
+    if (std::string m = compare(vm.read(va, kPage, {first}), 4, 0, "the first page"); !m.empty())
+        return m;
+    gem_va(f, second, AMDGPU_VA_OP_MAP, va + kPage, 0, bytes, "GEM_VA(MAP) beside it");
+    return compare(vm.read_prepared(va + kPage, {first, second}), 5, 0,
+                   "the first job after a map beside a valid PTE");
+}
+
+// op fresh_vm_after_fault: amdgpu_vm_fini frees the PASID only after its
+// pending faults are handled (14b81abe7bdc): a VM created right after another
+// VM of this process faulted and was closed has no fault of its own
+// (GPUVM_FAULT, from 6.7; older kernels cannot be asked).
+std::string vm_fresh_after_fault(KernelSteps &k, int dev, bool vram, uint64_t bytes) {
+    {
+        KernelFile old_file = k.open(dev);
+        VmOps old_vm(k, old_file);
+        const uint32_t bo = old_vm.pattern_bo(vram, bytes, 9);
+        old_vm.prepare_read(bytes);
+        const uint64_t va = old_vm.reserve(bytes, 64 * 1024);
+        gem_va(old_file, bo, AMDGPU_VA_OP_MAP, va, 0, bytes, "GEM_VA(MAP)");
+        gem_va(old_file, bo, AMDGPU_VA_OP_UNMAP, va, 0, bytes, "GEM_VA(UNMAP)");
+        (void)old_vm.read_prepared(va, {bo}); // faults
+        if (!last_fault(*old_file.file).known) return {};
+    } // the faulted VM's file closes here
+    KernelFile fresh = k.open(dev);
+    const VmFault v = last_fault(*fresh.file);
+    if (v.known && v.status != 0)
+        return fmt::format("a VM created after another VM's fault reports a fault of its "
+                           "own at 0x{:x} (status 0x{:x}) before it ran anything: the "
+                           "PASID was reused with the old owner's pending fault",
+                           v.addr, v.status);
+    return {};
+}
+
+// The fault a read of [va, va + bytes) must have raised after `op`, against
+// the one known before.
+std::string fault_after(const VmFault &before, const VmFault &after, const std::string &op,
+                        uint64_t va, uint64_t bytes) {
+    if (!after.known) return {};
+    const uint64_t page = after.addr & ~(kPage - 1);
+    if (after.status == 0 || (after.addr == before.addr && after.status == before.status))
+        return fmt::format("after {} a read of the former VA raised no VM fault "
+                           "(GPUVM_FAULT unchanged)",
+                           op);
+    if (page < (va & ~(kPage - 1)) || page >= va + bytes)
+        return fmt::format("the VM fault of a read at 0x{:x}..0x{:x} was reported at "
+                           "0x{:x} (GPUVM_FAULT)",
+                           va, va + bytes - 1, after.addr);
+    return {};
+}
+
+// ops unmap, free: amdgpu_vm_bo_unmap, or GEM_CLOSE of the last handle
+// (amdgpu_gem_object_close -> amdgpu_vm_bo_del): the range's PTEs are invalid
+// before the next job, which faults there (GPUVM_FAULT, from 6.7) and never
+// reads the BO's bytes.
+std::string vm_unmap_or_free(KernelFile &f, VmOps &vm, const std::string &op, bool vram,
+                             uint64_t bytes) {
+    const uint32_t bo = vm.pattern_bo(vram, bytes, 6);
+    vm.prepare_read(bytes);
+    const uint64_t va = vm.reserve(bytes, 64 * 1024);
+    gem_va(f, bo, AMDGPU_VA_OP_MAP, va, 0, bytes, "GEM_VA(MAP)");
+    if (std::string m = compare(vm.read(va, bytes, {bo}), 6, 0, "while mapped"); !m.empty())
+        return m;
+    const VmFault before = last_fault(*f.file);
+    std::vector<uint32_t> bos;
+    if (op == "unmap") {
+        gem_va(f, bo, AMDGPU_VA_OP_UNMAP, va, 0, bytes, "GEM_VA(UNMAP)");
+        bos.push_back(bo);
+    } else {
+        require(f.file->gem_close(bo), "GEM_CLOSE");
+    }
+    auto got = vm.read_prepared(va, bos);
+    size_t same = 0;
+    for (size_t i = 0; i < got.size(); ++i)
+        same += got[i] == pattern_byte(6, i);
+    if (same == got.size())
+        return fmt::format("after {} the next job still read the BO's {} bytes through its "
+                           "former VA (PTEs left valid)",
+                           op == "free" ? "GEM_CLOSE" : "UNMAP", bytes);
+    return fault_after(before, last_fault(*f.file), op, va, bytes);
+}
+
+} // namespace
+
 std::string Interpreter::kernel_vm(const Step &s) {
     KernelSteps k(kernel_state());
     const int dev = int(num(s, "device", 0));
@@ -291,142 +434,17 @@ std::string Interpreter::kernel_vm(const Step &s) {
     const bool vram = word(s, "domain", "gtt") == "vram";
     const uint64_t bytes = uint64_t(num(s, "bytes", 64 * 1024));
     if (bytes == 0 || bytes % kPage) return fmt::format("bytes {} is not a multiple of 4Ki", bytes);
-    auto gem_va = [&](uint32_t bo, uint32_t opcode, uint64_t va, uint64_t offset, uint64_t size,
-                      const char *what) {
-        require(f.file->gem_va(bo, opcode, va, offset, size, kRw), what);
-    };
-
-    if (op == "offset") {
-        // amdgpu_vm_bo_map: the mapping starts offset_in_bo bytes into the BO.
-        const uint64_t offset = uint64_t(num(s, "offset", 4096));
-        if (offset % kPage) return fmt::format("offset {} is not a multiple of 4Ki", offset);
-        const uint32_t bo = vm.pattern_bo(vram, offset + bytes, 1);
-        vm.prepare_read(bytes);
-        const uint64_t va = vm.reserve(bytes, 64 * 1024);
-        gem_va(bo, AMDGPU_VA_OP_MAP, va, offset, bytes, "GEM_VA(MAP, offset_in_bo)");
-        auto got = vm.read_prepared(va, {bo});
-        if (matches(got, 1, 0) && offset)
-            return fmt::format("a mapping with offset_in_bo {} shows the BO from its start",
-                               offset);
-        return compare(got, 1, offset, "through a mapping with offset_in_bo");
-    }
-
-    if (op == "replace" || op == "unmap_map" || op == "clear_map") {
-        // amdgpu_vm_bo_replace_map / amdgpu_vm_bo_unmap / amdgpu_vm_bo_clear_mappings,
-        // then amdgpu_vm_update_range with a TLB flush before the next job:
-        // the first job after the change sees the new BO.
-        const uint32_t old_bo = vm.pattern_bo(vram, bytes, 2);
-        const uint32_t new_bo = vm.pattern_bo(vram, bytes, 3);
-        vm.prepare_read(bytes);
-        const uint64_t va = vm.reserve(bytes, 64 * 1024);
-        gem_va(old_bo, AMDGPU_VA_OP_MAP, va, 0, bytes, "GEM_VA(MAP)");
-        // A job through the old mapping first, so its translation is cached.
-        if (std::string m = compare(vm.read(va, bytes, {old_bo}), 2, 0, "before the change");
-            !m.empty())
-            return m;
-        if (op == "replace") {
-            gem_va(new_bo, AMDGPU_VA_OP_REPLACE, va, 0, bytes, "GEM_VA(REPLACE)");
-        } else {
-            if (op == "unmap_map")
-                gem_va(old_bo, AMDGPU_VA_OP_UNMAP, va, 0, bytes, "GEM_VA(UNMAP)");
-            else
-                gem_va(0, AMDGPU_VA_OP_CLEAR, va, 0, bytes, "GEM_VA(CLEAR)");
-            gem_va(new_bo, AMDGPU_VA_OP_MAP, va, 0, bytes, "GEM_VA(MAP) of the new BO");
-        }
-        auto got = vm.read_prepared(va, {old_bo, new_bo});
-        if (matches(got, 2, 0))
-            return fmt::format("the first job after {} still read the old BO's pages (a stale "
-                               "translation: no TLB flush)",
-                               op);
-        return compare(got, 3, 0, ("the first job after " + op).c_str());
-    }
-
-    if (op == "neighbour_map") {
-        // amdgpu_vm_bo_map beside valid PTEs of the same block of 8 (GFX8 and
-        // later cache whole blocks): the new page must be reachable by the
-        // next job (R19, 84205d009343 flushes for it).
-        const uint32_t first = vm.pattern_bo(vram, kPage, 4);
-        const uint32_t second = vm.pattern_bo(vram, bytes, 5);
-        vm.prepare_read(bytes);
-        const uint64_t va = vm.reserve(kPage + bytes, 64 * 1024);
-        gem_va(first, AMDGPU_VA_OP_MAP, va, 0, kPage, "GEM_VA(MAP) of the first page");
-        if (std::string m = compare(vm.read(va, kPage, {first}), 4, 0, "the first page");
-            !m.empty())
-            return m;
-        gem_va(second, AMDGPU_VA_OP_MAP, va + kPage, 0, bytes, "GEM_VA(MAP) beside it");
-        return compare(vm.read_prepared(va + kPage, {first, second}), 5, 0,
-                       "the first job after a map beside a valid PTE");
-    }
-
+    if (op == "offset") return vm_offset(f, vm, vram, bytes, uint64_t(num(s, "offset", 4096)));
+    if (op == "replace" || op == "unmap_map" || op == "clear_map")
+        return vm_change(f, vm, op, vram, bytes);
+    if (op == "neighbour_map") return vm_neighbour_map(f, vm, vram, bytes);
     if (op == "fresh_vm_after_fault") {
-        // amdgpu_vm_fini frees the PASID only after its pending faults are
-        // handled (14b81abe7bdc): a VM created right after another VM of
-        // this process faulted and was closed has no fault of its own
-        // (GPUVM_FAULT, from 6.7; older kernels cannot be asked).
         expected_kernel_events_ |= kExpectVmFault;
-        {
-            KernelFile old_file = k.open(dev);
-            VmOps old_vm(k, old_file);
-            const uint32_t bo = old_vm.pattern_bo(vram, bytes, 9);
-            old_vm.prepare_read(bytes);
-            const uint64_t va = old_vm.reserve(bytes, 64 * 1024);
-            require(old_file.file->gem_va(bo, AMDGPU_VA_OP_MAP, va, 0, bytes, kRw), "GEM_VA(MAP)");
-            require(old_file.file->gem_va(bo, AMDGPU_VA_OP_UNMAP, va, 0, bytes, kRw),
-                    "GEM_VA(UNMAP)");
-            (void)old_vm.read_prepared(va, {bo}); // faults
-            if (!last_fault(*old_file.file).known) return {};
-        } // the faulted VM's file closes here
-        KernelFile fresh = k.open(dev);
-        const VmFault v = last_fault(*fresh.file);
-        if (v.known && v.status != 0)
-            return fmt::format("a VM created after another VM's fault reports a fault of its "
-                               "own at 0x{:x} (status 0x{:x}) before it ran anything: the "
-                               "PASID was reused with the old owner's pending fault",
-                               v.addr, v.status);
-        return {};
+        return vm_fresh_after_fault(k, dev, vram, bytes);
     }
-
     if (op == "unmap" || op == "free") {
-        // amdgpu_vm_bo_unmap, or GEM_CLOSE of the last handle
-        // (amdgpu_gem_object_close -> amdgpu_vm_bo_del): the range's PTEs are
-        // invalid before the next job, which faults there (GPUVM_FAULT, from
-        // 6.7) and never reads the BO's bytes.
         expected_kernel_events_ |= kExpectVmFault;
-        const uint32_t bo = vm.pattern_bo(vram, bytes, 6);
-        vm.prepare_read(bytes);
-        const uint64_t va = vm.reserve(bytes, 64 * 1024);
-        gem_va(bo, AMDGPU_VA_OP_MAP, va, 0, bytes, "GEM_VA(MAP)");
-        if (std::string m = compare(vm.read(va, bytes, {bo}), 6, 0, "while mapped"); !m.empty())
-            return m;
-        const VmFault before = last_fault(*f.file);
-        std::vector<uint32_t> bos;
-        if (op == "unmap") {
-            gem_va(bo, AMDGPU_VA_OP_UNMAP, va, 0, bytes, "GEM_VA(UNMAP)");
-            bos.push_back(bo);
-        } else {
-            require(f.file->gem_close(bo), "GEM_CLOSE");
-        }
-        auto got = vm.read_prepared(va, bos);
-        size_t same = 0;
-        for (size_t i = 0; i < got.size(); ++i)
-            same += got[i] == pattern_byte(6, i);
-        if (same == got.size())
-            return fmt::format("after {} the next job still read the BO's {} bytes through its "
-                               "former VA (PTEs left valid)",
-                               op == "free" ? "GEM_CLOSE" : "UNMAP", bytes);
-        const VmFault after = last_fault(*f.file);
-        if (after.known) {
-            const uint64_t page = after.addr & ~(kPage - 1);
-            if (after.status == 0 || (after.addr == before.addr && after.status == before.status))
-                return fmt::format("after {} a read of the former VA raised no VM fault "
-                                   "(GPUVM_FAULT unchanged)",
-                                   op);
-            if (page < (va & ~(kPage - 1)) || page >= va + bytes)
-                return fmt::format("the VM fault of a read at 0x{:x}..0x{:x} was reported at "
-                                   "0x{:x} (GPUVM_FAULT)",
-                                   va, va + bytes - 1, after.addr);
-        }
-        return {};
+        return vm_unmap_or_free(f, vm, op, vram, bytes);
     }
     return "unknown kernel_vm op " + op;
 }

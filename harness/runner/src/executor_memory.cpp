@@ -201,25 +201,12 @@ void Interpreter::record_copy(int dst_dev, int src_dev) {
     copies_.push_back(std::move(c));
 }
 
-std::string Interpreter::verify(Buffer &b, const std::string &name) {
-    if (!b.live) return "buffer '" + name + "' is not allocated (freed or reset)";
-    if (b.alloc_bytes == 0) return {};
-    // Checked through a CPU mapping of the BO: no SDMA job, no staging
-    // buffer, nothing the copy under test used (issue 8 item 5); on the KFD
-    // path the mapping libhsakmt made of host-visible VRAM, and on a
-    // small-BAR owner, which has none, by the owner's engine into its
-    // staging buffer (harness/peer/CONTRACT.md §7). Host memory (pinned or pageable) is the CPU's
-    // own: read it directly, after the streams' work that may write it has finished.
-    if (b.host != Buffer::Host::no)
-        if (hipError_t e = hipDeviceSynchronize(); e != hipSuccess)
-            return fmt::format("peerCpuRead (CPU mapping) of '{}' returned {}", name,
-                               hip_code_name(e));
-    // First compared where the bytes are (peerCpuEqual: the CPU mapping, or
-    // the staging buffer the engine reads into), one pass
-    // over the buffer and one over the expected bytes; the chunked read-back
-    // below runs only to describe a mismatch.
-    const size_t payload_end = b.guard + b.bytes;
-    bool differs = false;
+// Compared where the bytes are (peerCpuEqual: the CPU mapping, or the
+// staging buffer the engine reads into), one pass over the buffer and one
+// over the expected bytes: the guards, and the payload when its contents are
+// known.
+hipError_t Interpreter::compare_in_place(const Buffer &b, bool &differs) {
+    differs = false;
     auto compare = [&](size_t from, size_t to) -> hipError_t {
         if (from >= to || differs) return hipSuccess;
         const GatheredRange want = expected_pieces(b, from, to - from);
@@ -237,30 +224,26 @@ std::string Interpreter::verify(Buffer &b, const std::string &name) {
         differs = e == hipSuccess && !equal;
         return e;
     };
-    hipError_t ce = hipSuccess;
-    if (b.payload_known)
-        ce = compare(0, b.alloc_bytes);
-    else if ((ce = compare(0, b.guard)) == hipSuccess)
-        ce = compare(payload_end, b.alloc_bytes);
-    if (ce != hipSuccess)
-        return fmt::format("peerCpuEqual (CPU mapping) of '{}' returned {}", name,
-                           hip_code_name(ce));
-    if (!differs) return {};
-    // The description: read back in chunks into a poisoned host buffer (a
-    // read that fills nothing cannot match). 256 KiB: poisoning, reading and
-    // comparing a chunk stay in a core's L2.
-    // On the KFD path a small-BAR owner's VRAM has no CPU mapping: there
-    // every peerCpuRead is an SDMA job through the owner's 8 MiB staging
-    // buffer (harness/peer/CONTRACT.md §7), so a chunk is that size: a
-    // 64 MiB buffer is 8 jobs instead of 256.
+    if (b.payload_known) return compare(0, b.alloc_bytes);
+    if (hipError_t e = compare(0, b.guard); e != hipSuccess) return e;
+    return compare(b.guard + b.bytes, b.alloc_bytes);
+}
+
+// The description of a mismatch: read back in chunks into a poisoned host
+// buffer (a read that fills nothing cannot match). 256 KiB: poisoning,
+// reading and comparing a chunk stay in a core's L2. On the KFD path a
+// small-BAR owner's VRAM has no CPU mapping: there every peerCpuRead is an
+// SDMA job through the owner's 8 MiB staging buffer (harness/peer/CONTRACT.md
+// §7), so a chunk is that size: a 64 MiB buffer is 8 jobs instead of 256.
+std::string Interpreter::describe_mismatch(Buffer &b, const std::string &name) {
     constexpr size_t kChunk = 256 << 10, kKfdChunk = 8 << 20;
     const size_t chunk = kernel_path_of(in_) == "kfd" ? kKfdChunk : kChunk;
+    const size_t payload_end = b.guard + b.bytes;
     ExpectedBytes got{ExpectationAllocator<uint8_t>(&ws_.expectations())};
     got.resize(std::min(b.alloc_bytes, chunk));
     ExpectedBytes want{ExpectationAllocator<uint8_t>(&ws_.expectations())};
     want.resize(got.size());
-    // [from, to) of the buffer, compared with what it must hold; the payload
-    // only when its contents are known.
+    // [from, to) of the buffer, compared with what it must hold.
     auto same = [&](size_t at, size_t from, size_t to) {
         return from >= to ||
                std::memcmp(got.data() + (from - at), want.data() + (from - at), to - from) == 0;
@@ -283,17 +266,13 @@ std::string Interpreter::verify(Buffer &b, const std::string &name) {
             (!b.payload_known || same(at, std::max(at, b.guard), std::min(end, payload_end))) &&
             same(at, std::max(at, payload_end), end))
             continue;
-        // The byte loop only runs to describe a mismatch.
         for (size_t i = at; i < end; ++i) {
-            bool in_payload = i >= b.guard && i < payload_end;
-            if (in_payload && !b.payload_known) continue;
-            if (got[i - at] != want[i - at]) {
-                ++bad;
-                if (first == SIZE_MAX) {
-                    first = i;
-                    got_first = got[i - at];
-                    want_first = want[i - at];
-                }
+            const bool in_payload = i >= b.guard && i < payload_end;
+            if ((in_payload && !b.payload_known) || got[i - at] == want[i - at]) continue;
+            if (bad++ == 0) {
+                first = i;
+                got_first = got[i - at];
+                want_first = want[i - at];
             }
         }
     }
@@ -304,13 +283,35 @@ std::string Interpreter::verify(Buffer &b, const std::string &name) {
     std::string where;
     if (first < b.guard)
         where = fmt::format("guard before the buffer, byte -{}", b.guard - first);
-    else if (first >= b.guard + b.bytes)
-        where = fmt::format("guard after the buffer, byte +{}", first - b.guard - b.bytes);
+    else if (first >= payload_end)
+        where = fmt::format("guard after the buffer, byte +{}", first - payload_end);
     else
         where = fmt::format("offset {}", first - b.guard);
     return fmt::format("'{}' differs from the expected contents in {} byte(s); first at {}: "
                        "0x{:02x}, expected 0x{:02x}",
                        name, bad, where, got_first, want_first);
+}
+
+std::string Interpreter::verify(Buffer &b, const std::string &name) {
+    if (!b.live) return "buffer '" + name + "' is not allocated (freed or reset)";
+    if (b.alloc_bytes == 0) return {};
+    // Checked through a CPU mapping of the BO: no SDMA job, no staging
+    // buffer, nothing the copy under test used; on the KFD path the mapping
+    // libhsakmt made of host-visible VRAM, and on a small-BAR owner, which
+    // has none, by the owner's engine into its staging buffer
+    // (harness/peer/CONTRACT.md §7). Host memory (pinned or pageable) is the
+    // CPU's own: read it directly, after the streams' work that may write it
+    // has finished.
+    if (b.host != Buffer::Host::no)
+        if (hipError_t e = hipDeviceSynchronize(); e != hipSuccess)
+            return fmt::format("peerCpuRead (CPU mapping) of '{}' returned {}", name,
+                               hip_code_name(e));
+    bool differs = false;
+    if (hipError_t e = compare_in_place(b, differs); e != hipSuccess)
+        return fmt::format("peerCpuEqual (CPU mapping) of '{}' returned {}", name,
+                           hip_code_name(e));
+    // The chunked read-back runs only to describe a mismatch.
+    return differs ? describe_mismatch(b, name) : std::string();
 }
 
 std::string Interpreter::raw_read(const Step &s) {

@@ -1,8 +1,8 @@
 // Large byte buffers of the step interpreter: the kept fill patterns
 // (PatternCache), the parts of expected contents gathered for a write or a
 // verify (ExpectedContents::gather), and verify's read-back. Private to the
-// step interpreter. (Until stop 24 each buffer's expected contents were such
-// a buffer; they are extents now, expected_contents.hpp.)
+// step interpreter. A buffer's expected contents are extents, not such a
+// buffer (expected_contents.hpp).
 //
 // Full depth makes tens of thousands of 64 MiB buffers, so two things
 // matter: resize() leaves new bytes uninitialised (every user fills its

@@ -99,59 +99,136 @@ void prepare_runtime(const RunSettings &s, Plan &plan) {
     ::unsetenv("ROCR_VISIBLE_DEVICES");
 }
 
+constexpr int kGoOn = -1; // a step of run_command that did not end the run
+
+// --resume: the run continues as it was started; a new timeout, or new
+// Catch2 arguments (e.g. a narrower test spec), may be given on resume.
+int resume_settings(RunSettings &s, std::optional<SavedRun> &saved) {
+    if (!s.resume) return kGoOn;
+    if (s.results_dir.empty()) {
+        std::cerr << "peer-harness: --resume needs --results DIR\n";
+        return 2;
+    }
+    auto r = read_results_dir(s.results_dir);
+    if (auto *e = std::get_if<std::string>(&r)) {
+        std::cerr << "peer-harness: " << *e << "\n";
+        return 2;
+    }
+    saved = std::get<SavedRun>(r);
+    const RunSettings asked = s;
+    s = saved->settings;
+    s.resume = true;
+    s.timeout_s = asked.timeout_s;
+    s.jobs = asked.jobs;
+    s.isolation = asked.isolation; // how to isolate never changes a verdict
+    s.batch_size = asked.batch_size;
+    if (!asked.catch_args.empty()) s.catch_args = asked.catch_args;
+    return kGoOn;
+}
+
+// What the plan says before anything runs: no device, a manifest the machine
+// does not match, bad skip patterns, a resumed run whose cases changed.
+int check_plan(const RunSettings &s, Plan &plan, const std::optional<SavedRun> &saved) {
+    if (!plan.no_device.empty()) {
+        std::cerr << "peer-harness: error: " << plan.no_device << "\n";
+        return kNoDeviceExit;
+    }
+    if (!plan.manifest_mismatch.empty()) {
+        std::cerr << "peer-harness: FAIL: " << plan.manifest_mismatch << "; nothing was run\n";
+        return 1;
+    }
+    if (auto e = apply_skip_patterns(s, plan); !e.empty()) {
+        std::cerr << "peer-harness: " << e << "\n";
+        return 2;
+    }
+    prepare_runtime(s, plan);
+    if (!saved) return kGoOn;
+    std::vector<std::string> now;
+    for (const auto &in : plan.instances)
+        now.push_back(in.name);
+    if (now == saved->instance_names) return kGoOn;
+    std::cerr << "peer-harness: cannot resume " << s.results_dir
+              << ": the case files now expand to other instances than the run began "
+                 "with (instances.txt); start a new run\n";
+    return 2;
+}
+
+// The results directory (a fresh, dated one unless given: a run never
+// overwrites an earlier one by default), written before anything runs; on
+// resume, the instances the journal already ended.
+int prepare_results(RunSettings &s, const Plan &plan, bool resuming,
+                    std::map<std::string, InstanceRecord> &previous) {
+    if (s.results_dir.empty()) {
+        char stamp[32];
+        std::time_t now = std::time(nullptr);
+        std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", std::gmtime(&now));
+        s.results_dir = (fs::current_path() / "peer-results" / stamp).string();
+    }
+    if (!resuming) {
+        if (auto e = start_results_dir(s, plan.topology, plan.instances); !e.empty()) {
+            std::cerr << "peer-harness: " << e << "\n";
+            return 2;
+        }
+        return kGoOn;
+    }
+    report::JournalState st =
+        report::read_journal((fs::path(s.results_dir) / report::tokens::kJournalFile).string());
+    for (const auto &p : st.problems)
+        std::cerr << "peer-harness: " << p << "\n";
+    previous = st.ended;
+    for (const auto &r : report::records_of(st))
+        if (r.status == Status::incomplete) previous[r.name] = r;
+    return kGoOn;
+}
+
+// Catch2's selection in its run order, kept to this shard (--shard I/N);
+// `outside` gets the plan indices another shard runs.
+std::vector<std::string> shard_order(const RunSettings &s, const Plan &plan,
+                                     std::vector<std::string> order, std::set<size_t> &outside) {
+    if (s.shard_count <= 1) return order;
+    std::map<std::string, size_t> by_name;
+    for (size_t i = 0; i < plan.instances.size(); ++i)
+        by_name[plan.instances[i].name] = i;
+    std::vector<std::string> mine;
+    for (size_t pos = 0; pos < order.size(); ++pos) {
+        if (in_shard(pos, s.shard_index, s.shard_count))
+            mine.push_back(order[pos]);
+        else if (auto it = by_name.find(order[pos]); it != by_name.end())
+            outside.insert(it->second);
+    }
+    return mine;
+}
+
+// The derived reports and the summary, from the journal; the exit code.
+int finish_run(const RunSettings &s, double wall, size_t not_run) {
+    const std::string journal_path =
+        (fs::path(s.results_dir) / report::tokens::kJournalFile).string();
+    report::JournalState st = report::read_journal(journal_path);
+    std::vector<InstanceRecord> recs = report::records_of(st);
+    report::Summary sum = report::summarise(recs);
+    std::string text = report::render_summary(sum, wall);
+    if (not_run)
+        text += fmt::format("stopped after {} failing instances (--max-failures): {} instances "
+                            "not run (--resume runs them)\n",
+                            s.max_failures, not_run);
+    write_derived(s.results_dir, recs, text);
+    std::cerr << "\n" << text;
+    std::cerr << "results: " << s.results_dir << " (" << report::tokens::kJournalFile << ", "
+              << report::tokens::kJunitFile << ", " << report::tokens::kCsvFile << ", "
+              << report::tokens::kBandwidthCsvFile << ", " << report::tokens::kSummaryFile << ", "
+              << report::tokens::kLogsDir << "/)\n";
+    return sum.total.failures() == 0 ? 0 : 1;
+}
+
 } // namespace
 
 int run_command(RunSettings s) {
     const auto wall_start = std::chrono::steady_clock::now();
     std::optional<SavedRun> saved;
-    if (s.resume) {
-        if (s.results_dir.empty()) {
-            std::cerr << "peer-harness: --resume needs --results DIR\n";
-            return 2;
-        }
-        auto r = read_results_dir(s.results_dir);
-        if (auto *e = std::get_if<std::string>(&r)) {
-            std::cerr << "peer-harness: " << *e << "\n";
-            return 2;
-        }
-        saved = std::get<SavedRun>(r);
-        // The run continues as it was started; a new timeout, or new Catch2
-        // arguments (e.g. a narrower test spec), may be given on resume.
-        const RunSettings asked = s;
-        s = saved->settings;
-        s.resume = true;
-        s.timeout_s = asked.timeout_s;
-        s.jobs = asked.jobs;
-        s.isolation = asked.isolation; // how to isolate never changes a verdict
-        s.batch_size = asked.batch_size;
-        if (!asked.catch_args.empty()) s.catch_args = asked.catch_args;
-    }
+    if (int rc = resume_settings(s, saved); rc != kGoOn) return rc;
     auto plan = make_plan(s, saved ? &saved->topology : nullptr);
     if (!plan) return 2;
-    if (!plan->no_device.empty()) {
-        std::cerr << "peer-harness: error: " << plan->no_device << "\n";
-        return kNoDeviceExit;
-    }
-    if (!plan->manifest_mismatch.empty()) {
-        std::cerr << "peer-harness: FAIL: " << plan->manifest_mismatch << "; nothing was run\n";
-        return 1;
-    }
-    if (auto e = apply_skip_patterns(s, *plan); !e.empty()) {
-        std::cerr << "peer-harness: " << e << "\n";
-        return 2;
-    }
-    prepare_runtime(s, *plan);
-    if (saved) {
-        std::vector<std::string> now;
-        for (const auto &in : plan->instances)
-            now.push_back(in.name);
-        if (now != saved->instance_names) {
-            std::cerr << "peer-harness: cannot resume " << s.results_dir
-                      << ": the case files now expand to other instances than the run began "
-                         "with (instances.txt); start a new run\n";
-            return 2;
-        }
-    }
+    if (int rc = check_plan(s, *plan, saved); rc != kGoOn) return rc;
 
     CatchSession session;
     if (session.apply_command_line(s.catch_args) != 0) return 2;
@@ -162,31 +239,10 @@ int run_command(RunSettings s) {
         session.run(); // Catch2 returns the number listed, not a failure count
         return 0;
     }
-    if (s.results_dir.empty()) {
-        // A fresh, dated directory: a run never overwrites an earlier one by default.
-        char stamp[32];
-        std::time_t now = std::time(nullptr);
-        std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", std::gmtime(&now));
-        s.results_dir = (fs::current_path() / "peer-results" / stamp).string();
-    }
-
     std::map<std::string, InstanceRecord> previous;
-    if (!saved) {
-        if (auto e = start_results_dir(s, plan->topology, plan->instances); !e.empty()) {
-            std::cerr << "peer-harness: " << e << "\n";
-            return 2;
-        }
-    }
+    if (int rc = prepare_results(s, *plan, saved.has_value(), previous); rc != kGoOn) return rc;
     const std::string journal_path =
         (fs::path(s.results_dir) / report::tokens::kJournalFile).string();
-    if (saved) {
-        report::JournalState st = report::read_journal(journal_path);
-        for (const auto &p : st.problems)
-            std::cerr << "peer-harness: " << p << "\n";
-        previous = st.ended;
-        for (const auto &r : report::records_of(st))
-            if (r.status == Status::incomplete) previous[r.name] = r;
-    }
     auto opened = report::JournalWriter::open(journal_path, s.sync);
     if (auto *e = std::get_if<std::string>(&opened)) {
         std::cerr << "peer-harness: " << *e << "\n";
@@ -198,21 +254,9 @@ int run_command(RunSettings s) {
     for (const auto &[name, r] : previous)
         if (r.status == Status::incomplete) journal.end(r);
 
-    std::vector<std::string> order = session.selected_names();
     std::set<size_t> outside_shard; // plan indices Catch2 selected but another shard runs
-    if (s.shard_count > 1) {
-        std::map<std::string, size_t> by_name;
-        for (size_t i = 0; i < plan->instances.size(); ++i)
-            by_name[plan->instances[i].name] = i;
-        std::vector<std::string> mine;
-        for (size_t pos = 0; pos < order.size(); ++pos) {
-            if (in_shard(pos, s.shard_index, s.shard_count))
-                mine.push_back(order[pos]);
-            else if (auto it = by_name.find(order[pos]); it != by_name.end())
-                outside_shard.insert(it->second);
-        }
-        order = std::move(mine);
-    }
+    const std::vector<std::string> order =
+        shard_order(s, *plan, session.selected_names(), outside_shard);
     Progress progress(static_cast<int>(order.size()), true);
     size_t not_run = 0;
     {
@@ -227,24 +271,9 @@ int run_command(RunSettings s) {
         not_run = runner.not_run();
     } // the runner waits for anything still running before the journal is read
     progress.finish();
-
-    report::JournalState st = report::read_journal(journal_path);
-    std::vector<InstanceRecord> recs = report::records_of(st);
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-    report::Summary sum = report::summarise(recs);
-    std::string text = report::render_summary(sum, wall);
-    if (not_run)
-        text += fmt::format("stopped after {} failing instances (--max-failures): {} instances "
-                            "not run (--resume runs them)\n",
-                            s.max_failures, not_run);
-    write_derived(s.results_dir, recs, text);
-    std::cerr << "\n" << text;
-    std::cerr << "results: " << s.results_dir << " (" << report::tokens::kJournalFile << ", "
-              << report::tokens::kJunitFile << ", " << report::tokens::kCsvFile << ", "
-              << report::tokens::kBandwidthCsvFile << ", " << report::tokens::kSummaryFile << ", "
-              << report::tokens::kLogsDir << "/)\n";
-    return sum.total.failures() == 0 ? 0 : 1;
+    return finish_run(s, wall, not_run);
 }
 
 int list_command(const RunSettings &s) {

@@ -1,5 +1,5 @@
 // Kernel-log verdicts: which amdgpu lines are this process's, and which of
-// them fail the instance (issue 8 item 7).
+// them fail the instance.
 #include "runner/kernel_log.hpp"
 
 #include <catch2/catch.hpp>

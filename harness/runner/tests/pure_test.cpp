@@ -1,5 +1,8 @@
 #include "cases/hip_codes.hpp"
+#include "cases/loader.hpp"
 #include "cases/step_table.hpp"
+#include "errnos/errno_names.hpp"
+#include "kmd/status.hpp"
 #include "runner/batch.hpp"
 #include "runner/executor.hpp"
 #include "runner/isolation.hpp"
@@ -170,4 +173,46 @@ cases:
 )",
                                   "bad.yaml");
     REQUIRE_FALSE(bad.ok());
+}
+
+TEST_CASE("every errno a kernel step accepts is printed under its own name", "[errno]") {
+    size_t names = 0;
+    for (const cases::StepSpec &spec : cases::step_specs()) {
+        const cases::ArgSpec *a = cases::find_arg(spec, "errno");
+        if (!a) continue;
+        for (const char *word : a->words) {
+            INFO(spec.name << " errno: " << word);
+            if (std::string(word) == "ok") {
+                CHECK(runner::errno_matches(word, 0));
+                continue;
+            }
+            const std::optional<int> value = errnos::errno_value(word);
+            REQUIRE(value);
+            CHECK(std::string(kmd::errno_name(*value)) == word);
+            CHECK(runner::errno_matches(word, *value));
+            CHECK_FALSE(runner::errno_matches(word, 0));
+            ++names;
+        }
+    }
+    CHECK(names >= errnos::kErrnoCount); // every kernel step takes the whole table
+}
+
+TEST_CASE("a kernel step expecting E2BIG passes when the kernel returns E2BIG", "[errno]") {
+    auto loaded = cases::load_string(R"(suite: s
+cases:
+  - name: too-big
+    matrix: { device: all_devices }
+    steps:
+      - kernel_bo: { device: $a, bytes: 4Ki, domain: vram, errno: E2BIG }
+)",
+                                     "s.yaml");
+    REQUIRE(loaded.ok());
+    const cases::Arg *want = loaded.suites.at(0).cases.at(0).steps.at(0).arg("errno");
+    REQUIRE(want);
+    CHECK(runner::errno_matches(want->word, E2BIG));
+    CHECK_FALSE(runner::errno_matches(want->word, EINVAL));
+    CHECK_FALSE(runner::errno_matches(want->word, 0));
+    // What a failing step prints names it too.
+    CHECK(kmd::Status::fail(E2BIG, "AMDGPU_GEM_CREATE").describe() ==
+          "AMDGPU_GEM_CREATE: E2BIG (7)");
 }

@@ -66,6 +66,14 @@ Limits limits(Generation g) {
     };
 }
 
+uint64_t default_copy_packet_bytes(uint32_t ip_major, uint32_t ip_minor) {
+    const std::optional<Generation> g = generation_for_ip(ip_major);
+    if (!g) return 0;
+    const uint64_t kernel_max = limits(*g).copy_max_bytes;
+    const bool v52_or_newer = ip_major > 5 || (ip_major == 5 && ip_minor >= 2);
+    return v52_or_newer ? kernel_max : kernel_max - 256;
+}
+
 const char *error_name(Error e) {
     switch (e) {
     case Error::none:

@@ -62,6 +62,16 @@ TEST_CASE("limits per generation match copy/fill_max_bytes and num_dw", "[sdma]"
     CHECK(sdma::limits(Generation::v6).count_field_bits == 30u);
 }
 
+TEST_CASE("default copy packet: Mesa's 0x3fff00 below SDMA 5.2, the kernel's 4 MiB from 5.2",
+          "[sdma]") {
+    CHECK(sdma::default_copy_packet_bytes(4, 4) == 0x3fff00);
+    CHECK(sdma::default_copy_packet_bytes(5, 0) == 0x3fff00);
+    CHECK(sdma::default_copy_packet_bytes(5, 2) == 0x400000);
+    CHECK(sdma::default_copy_packet_bytes(6, 0) == 0x400000);
+    CHECK(sdma::default_copy_packet_bytes(7, 0) == 0x400000);
+    CHECK(sdma::default_copy_packet_bytes(3, 0) == 0);
+}
+
 TEST_CASE("COPY_LINEAR golden dwords at counts 1, 4Mi-1, 4Mi", "[sdma][copy]") {
     for (Generation g : kAll) {
         CAPTURE(static_cast<int>(g));

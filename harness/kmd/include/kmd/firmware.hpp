@@ -1,6 +1,6 @@
 // Firmware versions of one device, per engine, as AMDGPU_INFO_FW_VERSION
 // reports them: what a lab records next to each run so that a result can be
-// tied to the firmware it ran on (issue 9, fingerprint).
+// tied to the firmware it ran on (the lab's fingerprint).
 #pragma once
 
 #include "kmd/device.hpp"

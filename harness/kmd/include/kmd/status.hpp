@@ -24,7 +24,8 @@ struct Status {
     std::string describe() const;
 };
 
-// Symbolic name of an errno ("EINVAL"); "E?" for unknown values.
+// Symbolic name of an errno ("EINVAL", harness/errnos' table); "OK" for 0,
+// "E?" for a value the table does not name.
 const char *errno_name(int err);
 
 } // namespace kmd

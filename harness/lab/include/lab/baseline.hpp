@@ -1,4 +1,4 @@
-// Expectations in deqp-runner / drm-ci form (issue 9, item 2) and the
+// Expectations in deqp-runner / drm-ci form and the
 // verdicts they turn raw results into:
 //
 //   <type>-fails.txt   `name,Status` lines (Status as in results.csv: Fail, Crash, Timeout, ...)

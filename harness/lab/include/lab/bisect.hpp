@@ -1,4 +1,4 @@
-// `git bisect run` support (issue 9, bisection). bisect-run runs the suite
+// `git bisect run` support. bisect-run runs the suite
 // once for the checked-out commit, keeps the step's results under
 // STEPS/<commit>/ and exits as git expects:
 //

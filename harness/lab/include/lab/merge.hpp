@@ -1,4 +1,4 @@
-// Shard results joined into one run (issue 9, scale-out): the shards of one
+// Shard results joined into one run: the shards of one
 // run (same settings, cases and topology, shard I/N for every I) become one
 // results directory equal to the unsharded run's, so every report and
 // `compare` work on it unchanged.

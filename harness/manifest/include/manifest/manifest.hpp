@@ -33,6 +33,10 @@ struct Kernel {
     bool hsa_amd_p2p = true;
     bool param_pcie_p2p = true;
     bool at_least(int maj, int min) const { return major > maj || (major == maj && minor >= min); }
+    // First releases of versioned rules, from fixtures/machines/kernel/releases.yaml
+    // (set by load_manifest; {major, minor}).
+    std::pair<int, int> iommu_remap_lifts_dma_mask_from{0, 0};
+    std::pair<int, int> all_bars_peer_check_from{0, 0};
 };
 
 struct Manifest {

@@ -23,6 +23,11 @@ namespace harness::runner {
 nlohmann::json execute_instance(const cases::Instance &instance, const cases::Topology &topology,
                                 Workspace &workspace);
 
+// A kernel-contract step's errno check: whether a call that ended with `err`
+// (0: success) is what the step's `errno:` word says (`ok`, or an errno
+// name as kmd::Status prints it).
+bool errno_matches(const std::string &want, int err);
+
 // Whether the interpreter's step table has a function for this step kind.
 bool executes_step(cases::StepKind kind);
 

@@ -1,4 +1,4 @@
-// Kernel-log verdicts (issue 8 item 7): the amdgpu lines /dev/kmsg gained
+// Kernel-log verdicts: the amdgpu lines /dev/kmsg gained
 // while an instance ran, the ones of this process only, classified into
 // IGT's dmesg-warn / dmesg-fail. Runs inside the instance's child process.
 #pragma once

@@ -32,6 +32,12 @@ struct Limits {
 };
 Limits limits(Generation g);
 
+// The bytes a copy puts in one COPY_LINEAR packet by default on SDMA IP
+// major.minor: the kernel's copy_max_bytes from 5.2 on; below 5.2, 256 bytes
+// less (Mesa's SDMA_V2_0_COPY_MAX_BYTES, 0x3fff00: what user space stays
+// under on that hardware). 0 for an IP version generation_for_ip refuses.
+uint64_t default_copy_packet_bytes(uint32_t ip_major, uint32_t ip_minor);
+
 // Why an encoder refused: errors are values, the IB is left unchanged.
 enum class Error {
     none = 0,
