@@ -40,17 +40,6 @@ StepVerdict bisect_verdict(const MachineState &m, int expect_gpus, int run_exit)
 
 namespace {
 
-std::string git_head(const std::string &repo) {
-    std::string cmd = "git -C '" + repo + "' rev-parse HEAD 2>/dev/null";
-    FILE *f = ::popen(cmd.c_str(), "r");
-    char buf[128] = {};
-    std::string out = f && std::fgets(buf, sizeof buf, f) ? buf : "";
-    if (f) ::pclose(f);
-    while (!out.empty() && (out.back() == '\n' || out.back() == '\r'))
-        out.pop_back();
-    return out;
-}
-
 // The driver and the GPUs as the fingerprint probe saw them.
 MachineState machine_state(const json &fp) {
     MachineState m;

@@ -36,29 +36,6 @@ std::optional<std::pair<int, int>> pair_of(const InstanceRecord &r) {
     return std::nullopt;
 }
 
-std::string html_escape(const std::string &s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '&':
-            out += "&amp;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
-}
-
 namespace html {
 
 namespace {

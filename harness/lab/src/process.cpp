@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <climits>
+#include <cstdio>
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,6 +31,17 @@ int run_process(const std::vector<std::string> &args, const std::string &log) {
     while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
     }
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+std::string git_head(const std::string &repo) {
+    std::string cmd = "git -C '" + repo + "' rev-parse HEAD 2>/dev/null";
+    FILE *f = ::popen(cmd.c_str(), "r");
+    char buf[128] = {};
+    std::string out = f && std::fgets(buf, sizeof buf, f) ? buf : "";
+    if (f) ::pclose(f);
+    while (!out.empty() && (out.back() == '\n' || out.back() == '\r'))
+        out.pop_back();
+    return out;
 }
 
 std::string self_exe() {

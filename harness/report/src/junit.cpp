@@ -1,51 +1,19 @@
 #include "report/junit.hpp"
 
+#include "report/markup.hpp"
+
 #include <fmt/format.h>
 
 #include <map>
 
 namespace harness::report {
 
-namespace {
-
-std::string xml_escape(const std::string &s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        case '\'':
-            out += "&apos;";
-            break;
-        default:
-            // XML 1.0 forbids most control characters even when escaped.
-            if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t')
-                out += '?';
-            else
-                out += c;
-        }
-    }
-    return out;
-}
-
-} // namespace
-
 std::string render_junit(const std::vector<InstanceRecord> &records, const std::string &run_name) {
     std::map<std::string, std::vector<const InstanceRecord *>> by_suite;
     for (const auto &r : records)
         by_suite[r.suite].push_back(&r);
     std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    out += fmt::format("<testsuites name=\"{}\">\n", xml_escape(run_name));
+    out += fmt::format("<testsuites name=\"{}\">\n", markup_escape(run_name));
     for (const auto &[suite, recs] : by_suite) {
         int failures = 0, errors = 0, skipped = 0;
         double time = 0;
@@ -58,11 +26,11 @@ std::string render_junit(const std::vector<InstanceRecord> &records, const std::
         }
         out += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" "
                            "skipped=\"{}\" time=\"{:.3f}\">\n",
-                           xml_escape(suite), recs.size(), failures, errors, skipped, time);
+                           markup_escape(suite), recs.size(), failures, errors, skipped, time);
         for (const auto *r : recs) {
             out += fmt::format("    <testcase classname=\"{}.{}\" name=\"{}\" time=\"{:.3f}\"",
-                               xml_escape(r->suite), xml_escape(r->kase), xml_escape(r->name),
-                               r->duration_s);
+                               markup_escape(r->suite), markup_escape(r->kase),
+                               markup_escape(r->name), r->duration_s);
             std::string body;
             std::string detail;
             for (const auto &f : r->failures)
@@ -75,19 +43,19 @@ std::string render_junit(const std::vector<InstanceRecord> &records, const std::
             case Status::pass:
                 break;
             case Status::dmesg_warn:
-                body = fmt::format("      <system-out>{}</system-out>\n", xml_escape(detail));
+                body = fmt::format("      <system-out>{}</system-out>\n", markup_escape(detail));
                 break;
             case Status::skip:
-                body = fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(r->reason));
+                body = fmt::format("      <skipped message=\"{}\"/>\n", markup_escape(r->reason));
                 break;
             case Status::fail:
                 body = fmt::format("      <failure message=\"{}\">{}</failure>\n",
-                                   xml_escape(r->reason), xml_escape(detail));
+                                   markup_escape(r->reason), markup_escape(detail));
                 break;
             default:
-                body =
-                    fmt::format("      <error type=\"{}\" message=\"{}\">{}</error>\n",
-                                status_name(r->status), xml_escape(r->reason), xml_escape(detail));
+                body = fmt::format("      <error type=\"{}\" message=\"{}\">{}</error>\n",
+                                   status_name(r->status), markup_escape(r->reason),
+                                   markup_escape(detail));
             }
             out += body.empty() ? "/>\n" : ">\n" + body + "    </testcase>\n";
         }

@@ -2,6 +2,7 @@
 
 #include "report/journal.hpp"
 #include "report/junit.hpp"
+#include "report/markup.hpp"
 #include "report/summary.hpp"
 #include "report/timing.hpp"
 
@@ -336,4 +337,11 @@ TEST_CASE("timing: instance time by family and parameter, steps named, largest f
     REQUIRE(whole.rows.size() == 2);
     CHECK(whole.rows[0].instances == 3);
     CHECK(whole.rows[0].group.empty());
+}
+
+TEST_CASE("one escape serves XML and HTML", "[markup]") {
+    CHECK(harness::report::markup_escape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&#39;");
+    // XML 1.0 forbids control characters even as entities; tab and newline stay.
+    CHECK(harness::report::markup_escape(std::string("x\x01y\tz\n", 6)) == "x?y\tz\n");
+    CHECK(harness::report::markup_escape("plain") == "plain");
 }

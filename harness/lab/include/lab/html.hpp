@@ -11,6 +11,7 @@
 #pragma once
 
 #include "lab/results.hpp"
+#include "report/markup.hpp"
 
 #include <optional>
 #include <string>
@@ -27,8 +28,11 @@ std::optional<Mismatch> parse_mismatch(const std::string &message);
 // "a>b" of an instance's pair parameter, or nullopt.
 std::optional<std::pair<int, int>> pair_of(const report::InstanceRecord &r);
 
-// <, >, & and " as HTML entities (text and attribute values).
-std::string html_escape(const std::string &s);
+// Text and attribute values: report::markup_escape, the one escape of every
+// page and XML file the harness writes.
+inline std::string html_escape(const std::string &s) {
+    return report::markup_escape(s);
+}
 
 std::string render_html(const RunResults &run);
 // Writes DIR/report.html; error text, empty on success.

@@ -15,5 +15,7 @@ int run_process(const std::vector<std::string> &args, const std::string &log = "
 std::string self_exe();
 // args joined for a shell, each quoted where needed.
 std::string shell_join(const std::vector<std::string> &args);
+// The commit checked out in `repo` ("" when it is no git checkout).
+std::string git_head(const std::string &repo);
 
 } // namespace harness::lab
