@@ -162,6 +162,7 @@ void InstanceRunner::launch_batch(std::vector<size_t> indexes) {
     work.between = [idx = b.indexes, &plan, ws](size_t pos) {
         return !plan.instances[idx[pos]].disruptive && ws->restore_fresh_state();
     };
+    work.lockstep = s_.max_failures > 0;
     b.child = std::make_unique<BatchChild>(work, s_.timeout_s);
     batches_.push_back(std::move(b));
 }
@@ -251,8 +252,10 @@ bool InstanceRunner::poll_batch(Batch &b, int wait_ms) {
         InstanceRecord &r = b.records[e.pos];
         if (e.kind == BatchEvent::Kind::started)
             complain(journal_.start(r.index, r.name));
-        else
+        else {
             end_instance(index, r, e.outcome, b.log_rel[e.pos], b.log_abs[e.pos]);
+            if (e.kind == BatchEvent::Kind::ended) b.child->handled(e.pos);
+        }
     }
     if (!gone) return false;
     // The child ended early (after the culprit of a crash or hang, or after
