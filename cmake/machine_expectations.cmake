@@ -23,6 +23,21 @@ set(_spec_rx7900xtx-2 "PEER_EXPECT_ACCESS=00/00" "PEER_EXPECT_HOST_VISIBLE=00"
 set(_spec_one-gpu "PEER_EXPECT_ACCESS=0" "PEER_EXPECT_HOST_VISIBLE=1"
     "PEER_ABSENT=capable_pair,incapable_pair,asymmetric_pair,third_device,small_bar_device")
 
+# _evicts_<m>: per GPU, 1 where a VM fault of the process's KFD user queue
+# there evicts the process's queues on it (fixtures/amdgpu-sim/kfd/kfd_int_process.cpp:
+# GFX9/10 on every kernel here, GFX11 and 12 from the debugger series, so not
+# on rx7900xtx-2's Debian 6.1); appended to _spec_<m>.
+set(_evicts_mixed-4 "PEER_EXPECT_VM_FAULT_EVICTS=1111")
+set(_evicts_mi210-4 "PEER_EXPECT_VM_FAULT_EVICTS=1111")
+set(_evicts_mi300x-8 "PEER_EXPECT_VM_FAULT_EVICTS=11111111")
+set(_evicts_mixed-3 "PEER_EXPECT_VM_FAULT_EVICTS=111")
+set(_evicts_w7900-2 "PEER_EXPECT_VM_FAULT_EVICTS=11")
+set(_evicts_rx7900xtx-2 "PEER_EXPECT_VM_FAULT_EVICTS=00")
+set(_evicts_one-gpu "PEER_EXPECT_VM_FAULT_EVICTS=1")
+foreach(_m mixed-4 mi210-4 mi300x-8 mixed-3 w7900-2 rx7900xtx-2 one-gpu)
+  list(APPEND _spec_${_m} ${_evicts_${_m}})
+endforeach()
+
 # _gpus_<m>: "pci_slot=gfx arch=CU count" for each GPU.
 set(_gpus_mixed-4 "0000:23:00.0=gfx90a=104/0000:43:00.0=gfx90a=104/0000:83:00.0=gfx1100=96/0000:c3:00.0=gfx1100=96")
 set(_gpus_mi210-4 "0000:23:00.0=gfx90a=104/0000:43:00.0=gfx90a=104/0000:63:00.0=gfx90a=104/0000:83:00.0=gfx90a=104")

@@ -146,9 +146,13 @@ int coverage(CliOptions &o, const Invocation &inv) {
 
 void detect_options(CLI::App &sub, CliOptions &o) {
     add_case_options(sub, o);
-    o.faults_dir = PEER_HARNESS_FAULTS_DIR;
-    sub.add_option("--faults", o.faults_dir,
+    o.detect.faults = PEER_HARNESS_FAULTS_DIR;
+    sub.add_option("--faults", o.detect.faults,
                    "directory of fault scenarios (or one file); default fixtures/faults");
+    sub.add_option("--min-margin", o.detect.min_margin,
+                   "failing instances a scenario needs to count as detected; fewer is a weak "
+                   "detection, which fails the run (default 2)")
+        ->check(CLI::Range(1, 1000000));
     sub.add_option("--jobs,-j", o.s.jobs, "instances at once in each run (default 2)")
         ->check(CLI::Range(1, 256));
     sub.add_option("--results", o.s.results_dir,
@@ -158,7 +162,11 @@ void detect_options(CLI::App &sub, CliOptions &o) {
 
 int detect(CliOptions &o, const Invocation &inv) {
     if (o.s.jobs == 1 && inv.sub.count("--jobs") == 0) o.s.jobs = 2;
-    return runner::detect_command(o.s, o.faults_dir);
+    // Which scenarios can fire is decided from the machine's manifest.
+    o.detect.manifest = !o.s.manifest.empty()  ? o.s.manifest
+                        : !o.s.machine.empty() ? resolve_machine_file(o.s.machine)
+                                               : std::string();
+    return runner::detect_command(o.s, o.detect);
 }
 
 void compare_options(CLI::App &sub, CliOptions &o) {
@@ -219,19 +227,6 @@ void kfd_map_probe_options(CLI::App &sub, CliOptions &o) {
 
 int kfd_map_probe(CliOptions &o, const Invocation &) {
     return runner::kfd_map_probe_command(o.probe_owner, o.probe_mapper, std::cout);
-}
-
-// For detect: the KFD topology the simulated kernel publishes, to tell a
-// scenario that changes nothing on this machine from a missed one.
-void kfd_topology_dump_options(CLI::App &sub, CliOptions &o) {
-    sub.group("");
-    sub.add_option("--machine", o.s.machine, "simulated machine")->required();
-    sub.add_option("--faults", o.s.faults, "fault scenario");
-}
-
-int kfd_topology_dump(CliOptions &o, const Invocation &inv) {
-    if (int rc = on_machine(o, inv); rc >= 0) return rc;
-    return runner::kfd_topology_dump(std::cout);
 }
 
 void summary_options(CLI::App &sub, CliOptions &o) {
@@ -295,8 +290,6 @@ constexpr Subcommand kSubcommands[] = {
     {"rocm-devices", "internal: ROCm's GPUs as KFD indexes", rocm_devices_options, rocm_devices},
     {"kfd-map-probe", "internal: map one GPU's MMIO remap page onto another (raw KFD ioctls)",
      kfd_map_probe_options, kfd_map_probe},
-    {"kfd-topology-dump", "internal: print every file under the KFD topology in sysfs",
-     kfd_topology_dump_options, kfd_topology_dump},
     {"summary", "re-derive summary.txt and junit.xml from a results dir", summary_options, summary},
     {"timing", "where a results directory's time went: per case family and step", timing_options,
      timing},

@@ -10,6 +10,7 @@
 #include "lab/commands.hpp"
 #include "lab/trend.hpp"
 #include "report/compare.hpp"
+#include "runner/detect.hpp"
 #include "runner/differential.hpp"
 #include "runner/settings.hpp"
 
@@ -38,7 +39,7 @@ struct CliOptions {
     std::string depth = "quick";
     std::string runtime = "harness"; // run, differential
     std::string dir;                 // summary, timing, baseline, html: the results directory
-    std::string faults_dir;          // detect
+    runner::DetectOptions detect;
     std::string compare_before, compare_after;
     double bandwidth_threshold = report::kDefaultBandwidthThresholdPct;
     int probe_owner = -1, probe_mapper = -1; // kfd-map-probe

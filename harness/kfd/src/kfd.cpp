@@ -234,11 +234,43 @@ kmd::Status Memory::unmap() {
     return call("hsaKmtUnmapMemoryToGPU", [&] { return hsaKmtUnmapMemoryToGPU(addr_); });
 }
 
-kmd::Status SdmaQueue::create(uint32_t node, sdma::Generation gen,
-                              std::unique_ptr<SdmaQueue> &out) {
+void FaultEvents::create(std::unique_ptr<FaultEvents> &out) {
+    out.reset();
+    if (g_closed_after_events.load()) return; // libhsakmt's events page is stale
+    std::unique_ptr<FaultEvents> f(new FaultEvents());
+    HsaEventDescriptor desc{};
+    desc.EventType = HSA_EVENTTYPE_MEMORY;
+    if (hsaKmtCreateEvent(&desc, false, false, &f->event_) != HSAKMT_STATUS_SUCCESS || !f->event_)
+        return;
+    g_events_made = true;
+    out = std::move(f);
+}
+
+FaultEvents::~FaultEvents() {
+    if (event_) hsaKmtDestroyEvent(event_);
+}
+
+void FaultEvents::poll() {
+    std::lock_guard lock(mu_);
+    HsaMemoryAccessFault &f = event_->EventData.EventData.MemoryAccessFault;
+    f.Flags = HSA_EVENTID_MEMORY_RECOVERABLE; // libhsakmt writes FATAL_PROCESS with a report
+    if (hsaKmtWaitOnEvent(event_, 0) != HSAKMT_STATUS_SUCCESS) return;
+    if (f.Flags == HSA_EVENTID_MEMORY_FATAL_PROCESS) faults_[f.NodeId] = f.VirtualAddress;
+}
+
+std::optional<uint64_t> FaultEvents::fault_on(uint32_t node) const {
+    std::lock_guard lock(mu_);
+    auto it = faults_.find(node);
+    if (it == faults_.end()) return std::nullopt;
+    return it->second;
+}
+
+kmd::Status SdmaQueue::create(uint32_t node, sdma::Generation gen, std::unique_ptr<SdmaQueue> &out,
+                              FaultEvents *faults) {
     std::unique_ptr<SdmaQueue> q(new SdmaQueue());
     q->node_ = node;
     q->gen_ = gen;
+    q->faults_ = faults;
     const uint32_t on[] = {node};
     if (kmd::Status s = Memory::alloc_host(kRingBytes, q->ring_); !s) return s;
     if (kmd::Status s = q->ring_->map_to(on); !s) return s;
@@ -280,7 +312,7 @@ kmd::Status SdmaQueue::create(uint32_t node, sdma::Generation gen,
 
 SdmaQueue::~SdmaQueue() {
     if (created_) {
-        if (last_seq_ && !hung_) (void)wait(last_seq_, timeout_ns_);
+        if (last_seq_ && !hung_ && !evicted()) (void)wait(last_seq_, timeout_ns_);
         hsaKmtDestroyQueue(res_.QueueId);
     }
     if (event_) hsaKmtDestroyEvent(event_);
@@ -294,8 +326,15 @@ uint64_t SdmaQueue::read_pointer() const {
     return __atomic_load_n(res_.Queue_read_ptr_aql, __ATOMIC_ACQUIRE);
 }
 
+bool SdmaQueue::evicted() {
+    if (!faults_) return false;
+    faults_->poll();
+    return faults_->fault_on(node_).has_value();
+}
+
 kmd::Status SdmaQueue::submit(std::span<const uint32_t> packets, uint64_t &seq) {
     std::lock_guard lock(mu_);
+    if (evicted()) return kmd::Status::fail(EFAULT, kEvictedCall);
     if (hung_) return kmd::Status::fail(ECANCELED, "kfd SDMA queue(hung)");
     const uint32_t value = next_seq_;
     std::vector<uint32_t> dw(packets.begin(), packets.end());
@@ -375,11 +414,12 @@ kmd::Status SdmaQueue::wait(uint64_t seq, uint64_t timeout_ns) {
     if (seq == 0) return kmd::Status::fail(EINVAL, "kfd SDMA fence(no job)");
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(timeout_ns);
     auto done = [&] { return int32_t(completed() - uint32_t(seq)) >= 0; };
-    bool cancelled = false;
+    bool cancelled = false, gone = false;
     auto finished = [&] {
         if (done()) return true;
-        cancelled = hung_.load(); // another waiter found the queue hung
-        return cancelled;
+        cancelled = hung_.load();       // another waiter found the queue hung
+        gone = !cancelled && evicted(); // the job will never run
+        return cancelled || gone;
     };
     bool in_time = true;
     if (!event_) {
@@ -400,6 +440,7 @@ kmd::Status SdmaQueue::wait(uint64_t seq, uint64_t timeout_ns) {
         }
     }
     if (cancelled) return kmd::Status::fail(ECANCELED, "kfd SDMA queue(hung)");
+    if (gone) return kmd::Status::fail(EFAULT, kEvictedCall);
     if (!in_time) {
         hung_ = true;
         return kmd::Status::fail(ETIME, "kfd SDMA fence(timeout)");

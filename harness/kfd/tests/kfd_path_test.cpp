@@ -5,7 +5,9 @@
 // KFD_PATH_MAP_REFUSED (set per machine by CTest from the machine file) lists
 // the ordered pairs "owner>accessor" (indices into the topology's GPU list)
 // where kfd_mem_attach must refuse the accessor mapping the owner's VRAM;
-// every other pair must map and copy.
+// every other pair must map and copy. PEER_EXPECT_VM_FAULT_EVICTS (one digit
+// per GPU, cmake/machine_expectations.cmake) says where the kernel evicts the
+// process's queues after a VM fault of one of them.
 #include "kfd/kfd.hpp"
 #include "kmd/kmsg.hpp"
 #include "kmd/topology.hpp"
@@ -51,6 +53,7 @@ sdma::Generation gen_of(const kmd::GpuNode &g) {
 // (libhsakmt leaks a little on every open/close cycle).
 struct World {
     std::unique_ptr<kfd::Session> session;
+    std::unique_ptr<kfd::FaultEvents> faults; // outlives the queues
     kmd::Topology topo;
     std::vector<Gpu> gpus;
     std::set<std::pair<size_t, size_t>> refused; // owner, accessor
@@ -65,11 +68,12 @@ struct World {
         if (!status) return;
         status = kfd::Session::open(session);
         if (!status) return;
+        kfd::FaultEvents::create(faults);
         for (const auto &g : topo.gpus) {
             Gpu x;
             x.node = g.node;
             x.gen = gen_of(g);
-            status = kfd::SdmaQueue::create(g.node, x.gen, x.queue);
+            status = kfd::SdmaQueue::create(g.node, x.gen, x.queue, faults.get());
             if (!status) return;
             gpus.push_back(std::move(x));
         }
@@ -298,20 +302,13 @@ TEST_CASE("Peer mapping over every ordered pair: the accessor's queue reads the 
             REQUIRE(copy(owner, src->va() + 4096, host_in->va(), 8192).ok());
             CHECK(std::memcmp(host_in->cpu(), host_out->cpu(), 8192) == 0);
 
-            // Disable: back to the owner only; the accessor's engine no
-            // longer reaches it: its read faults (a kernel-log line for the
-            // accessor's PCI device) and brings none of the owner's bytes,
-            // while the owner's own engine still reads them.
+            // Disable: back to the owner only, whose engine still reads it
+            // (the accessor's access then faults: the last test case, since
+            // a fault ends the accessor's queues for the process).
             REQUIRE(src->map_to(on_owner).ok());
             CHECK(src->nodes() == std::vector<uint32_t>{owner.node});
             std::vector<uint8_t> want(4096);
             fill_pattern(want.data(), 4096, uint32_t(o * 16 + a));
-            const uint64_t mark = w.kmsg.mark();
-            (void)copy(acc, src->va(), dst->va(), 4096);
-            std::memset(host_out->cpu(), 0, 4096);
-            REQUIRE(copy(acc, dst->va(), host_out->va(), 4096).ok());
-            CHECK(std::memcmp(host_out->cpu(), want.data(), 4096) != 0);
-            if (w.kmsg.available()) CHECK(!w.kmsg.faults_since(mark, w.slot(a)).empty());
             std::memset(host_in->cpu(), 0, 4096);
             REQUIRE(copy(owner, src->va(), host_in->va(), 4096).ok());
             CHECK(std::memcmp(host_in->cpu(), want.data(), 4096) == 0);
@@ -338,4 +335,79 @@ TEST_CASE("Memory errors carry the libhsakmt call and an errno", "[kfd][sim]") {
     INFO(s.describe());
     CHECK(!s.ok());
     CHECK(m->nodes().empty());
+}
+
+namespace {
+
+std::string evicting() {
+    const char *e = std::getenv("PEER_EXPECT_VM_FAULT_EVICTS");
+    return e ? e : "";
+}
+
+// A copy on a queue made without the fault reports, so only the kernel's
+// answer counts: a queue made on an evicted GPU never runs its job.
+kmd::Status copy_on_fresh_queue(const Gpu &g, uint64_t src, uint64_t dst, uint64_t n) {
+    std::unique_ptr<kfd::SdmaQueue> q;
+    if (kmd::Status s = kfd::SdmaQueue::create(g.node, g.gen, q); !s) return s;
+    return q->run(copy_packets(g.gen, src, dst, n), 300'000'000ull);
+}
+
+} // namespace
+
+// Last: each fault leaves its GPU's queues evicted for the rest of the
+// process (kfd_int_process_v9.c event_interrupt_wq_v9 -> kfd_dqm_evict_pasid).
+TEST_CASE("A VM fault of an accessor's job: reported with its page where the kernel evicts, and "
+          "the accessor's queues, old and new, run nothing more; other GPUs' queues run on",
+          "[kfd][sim]") {
+    World &w = World::get();
+    REQUIRE(w.status.ok());
+    const std::string evicts = evicting();
+    REQUIRE(evicts.size() == w.gpus.size());
+    const uint64_t n = 8192;
+    for (size_t a = 0; a < w.gpus.size(); ++a) {
+        Gpu &acc = w.gpus[a];
+        const bool evicted = evicts[a] == '1';
+        INFO("accessor gpu " << a << (evicted ? " (the kernel evicts)" : " (no eviction)"));
+        std::unique_ptr<kfd::Memory> gone, dst, host;
+        REQUIRE(kfd::Memory::alloc_vram(acc.node, n, false, dst).ok());
+        REQUIRE(kfd::Memory::alloc_host(n, host).ok());
+        const uint32_t on_acc[] = {acc.node};
+        REQUIRE(dst->map_to(on_acc).ok());
+        REQUIRE(host->map_to(on_acc).ok());
+        // A buffer mapped on the accessor, then unmapped: its read faults.
+        REQUIRE(kfd::Memory::alloc_vram(acc.node, n, false, gone).ok());
+        REQUIRE(gone->map_to(on_acc).ok());
+        const uint64_t page = gone->va();
+        REQUIRE(gone->unmap().ok());
+        const uint64_t mark = w.kmsg.mark();
+        CHECK(copy(acc, page, dst->va(), n).ok()); // the faulting job itself completes
+        if (w.kmsg.available()) CHECK(!w.kmsg.faults_since(mark, w.slot(a)).empty());
+        const kmd::Status next = copy(acc, dst->va(), host->va(), n);
+        INFO(next.describe());
+        if (w.faults) w.faults->poll();
+        if (evicted) {
+            REQUIRE(w.faults);
+            CHECK(w.faults->fault_on(acc.node) == page);
+            CHECK(next.err == EFAULT);
+            CHECK(std::string(next.call) == kfd::SdmaQueue::kEvictedCall);
+            CHECK(copy_on_fresh_queue(acc, dst->va(), host->va(), n).err == ETIME);
+        } else {
+            CHECK(next.ok());
+            CHECK(!(w.faults && w.faults->fault_on(acc.node)));
+            CHECK(copy_on_fresh_queue(acc, dst->va(), host->va(), n).ok());
+        }
+        // The next GPU (not faulted yet) still runs its jobs.
+        if (a + 1 < w.gpus.size()) {
+            Gpu &other = w.gpus[a + 1];
+            std::unique_ptr<kfd::Memory> in, out;
+            REQUIRE(kfd::Memory::alloc_host(n, in).ok());
+            REQUIRE(kfd::Memory::alloc_host(n, out).ok());
+            const uint32_t on_other[] = {other.node};
+            REQUIRE(in->map_to(on_other).ok());
+            REQUIRE(out->map_to(on_other).ok());
+            fill_pattern(in->cpu(), n, 99);
+            CHECK(copy(other, in->va(), out->va(), n).ok());
+            CHECK(std::memcmp(in->cpu(), out->cpu(), n) == 0);
+        }
+    }
 }

@@ -89,7 +89,7 @@ kmd::Status Runtime::make_device_buffers() {
     if (!kfd()) return kmd::Status::success();
     for (auto &d : devs_) {
         const uint32_t on[] = {d->node.node};
-        kmd::Status k = kfd::SdmaQueue::create(d->node.node, d->gen, d->kqueue);
+        kmd::Status k = kfd::SdmaQueue::create(d->node.node, d->gen, d->kqueue, kfd_faults_.get());
         if (k) k = make_kfd_host(on, kStagingBytes, d->kstaging);
         if (!k) return k;
     }
@@ -119,8 +119,10 @@ void Runtime::init() {
     }
     // After the topology read (which releases libhsakmt's snapshot), before
     // any render node of our own is opened.
-    if (kfd() && !topo.gpus.empty())
+    if (kfd() && !topo.gpus.empty()) {
         if (kmd::Status k = kfd::Session::open(kfd_session_); !k) return failed(k);
+        kfd::FaultEvents::create(kfd_faults_);
+    }
     uint64_t va_lo = kVaFloor, va_hi = ~0ull;
     std::vector<std::unique_ptr<PeerDevice>> devs;
     if (kmd::Status o = open_devices(topo, devs, va_lo, va_hi); !o) return failed(o);
@@ -139,10 +141,16 @@ void Runtime::init() {
 }
 
 kmd::Status Runtime::renew_kfd_queue_if_hung(PeerDevice &d) {
-    if (!kfd() || (d.kqueue && !d.kqueue->hung())) return kmd::Status::success();
+    if (!kfd()) return kmd::Status::success();
+    if (kfd_faults_) {
+        kfd_faults_->poll();
+        if (kfd_faults_->fault_on(d.node.node))
+            return kmd::Status::fail(EFAULT, kfd::SdmaQueue::kEvictedCall);
+    }
+    if (d.kqueue && !d.kqueue->hung()) return kmd::Status::success();
     d.kqueue.reset(); // a hung queue is destroyed without waiting for its jobs
     // (null after a failed renewal: the next reset tries again)
-    return kfd::SdmaQueue::create(d.node.node, d.gen, d.kqueue);
+    return kfd::SdmaQueue::create(d.node.node, d.gen, d.kqueue, kfd_faults_.get());
 }
 
 kmd::Status Runtime::make_kfd_host(std::span<const uint32_t> nodes, uint64_t bytes,
@@ -179,6 +187,10 @@ hipError_t Runtime::map_kernel_error(const kmd::Status &s) {
     if (s.err == ENOMEM && alloc_call) return hipErrorOutOfMemory;
     if (s.err == ETIME) return hipErrorLaunchTimeOut;
     if (s.err == ECANCELED || s.err == ENODEV) return hipErrorLaunchFailure;
+    // The kernel evicted the device's queues after a VM fault: every later
+    // job of the process there is an illegal-address failure (CONTRACT.md §7).
+    if (s.err == EFAULT && s.call && std::strcmp(s.call, kfd::SdmaQueue::kEvictedCall) == 0)
+        return hipErrorIllegalAddress;
     return hipErrorUnknown;
 }
 

@@ -148,6 +148,9 @@ class Runtime {
     KernelPath path() const { return path_; }
     bool kfd() const { return path_ == KernelPath::kfd; }
     // KFD path: replaces the device's user queue if it hung; success otherwise.
+    // A device whose queues the kernel evicted after a VM fault keeps them
+    // evicted (a new queue would start evicted): EFAULT, the queue's own
+    // "evicted after a VM fault" status.
     kmd::Status renew_kfd_queue_if_hung(PeerDevice &d);
 
     std::mutex mu;
@@ -210,6 +213,8 @@ class Runtime {
 
     KernelPath path_ = KernelPath::drm;
     std::unique_ptr<kfd::Session> kfd_session_;
+    // KFD path: the process's VM fault reports; outlives the devices' queues.
+    std::unique_ptr<kfd::FaultEvents> kfd_faults_;
     hipError_t init_status_ = hipSuccess;
     kmd::Status init_kernel_;
     std::vector<std::unique_ptr<PeerDevice>> devs_;

@@ -3,8 +3,11 @@
 // hipMemcpyPeer answer as on the DRM path for every ordered pair of the
 // expected access matrix (PEER_EXPECT_ACCESS, written from the machine file);
 // the copies are byte-exact on the direct and the staged path; after Disable
-// an engine access from the former accessor faults; the calls the KFD path
-// does not offer answer hipErrorNotSupported, and the device queries say so.
+// an engine access from the former accessor faults, and where the kernel then
+// evicts the process's queues on that device (PEER_EXPECT_VM_FAULT_EVICTS)
+// every later job there fails with hipErrorIllegalAddress while the other
+// devices work on; the calls the KFD path does not offer answer
+// hipErrorNotSupported, and the device queries say so.
 #include "sim_support.hpp"
 
 #include <algorithm>
@@ -47,8 +50,8 @@ TEST_CASE("the library drives the kernel path it was asked for", "[kfd_path]") {
     CHECK(std::string(got) == want);
 }
 
-TEST_CASE("every ordered pair: Enable as CanAccessPeer says, direct copy byte-exact, Disable "
-          "revokes, staged copy byte-exact",
+TEST_CASE("every ordered pair: Enable as CanAccessPeer says, direct copy byte-exact, Disable, "
+          "staged copy byte-exact",
           "[kfd_path]") {
     const auto access = expected_access();
     const int n = device_count();
@@ -75,17 +78,14 @@ TEST_CASE("every ordered pair: Enable as CanAccessPeer says, direct copy byte-ex
                 CHECK(peerLastCopyPath() == peerCopyPathDirect);
                 CHECK(peerLastCopyEngineDevice() == a);
                 CHECK(first_diff(read_back(dst), pattern(bytes, uint32_t(a * 8 + b))) == -1);
-                // An engine access from a reaches b's memory now ...
+                // An engine access from a reaches b's memory now (after
+                // Disable it faults: the last test case, since the fault
+                // ends a's queues for the process).
                 std::vector<uint8_t> word(64);
                 peerRawAccessResult r{};
                 CHECK(peerRawSdmaRead(a, src.p, word.data(), word.size(), &r) == hipSuccess);
                 CHECK(r.vm_fault == 0);
                 HIP_CHECK(hipDeviceDisablePeerAccess(b));
-                // ... and faults after Disable.
-                r = peerRawAccessResult{};
-                CHECK(peerRawSdmaRead(a, src.p, word.data(), word.size(), &r) ==
-                      hipErrorIllegalAddress);
-                CHECK(r.vm_fault == 1);
             }
             // Without a mapping: staged through host memory both nodes map.
             HIP_CHECK(hipMemcpy(dst.p, pattern(bytes, 0x77).data(), bytes, hipMemcpyHostToDevice));
@@ -188,5 +188,54 @@ TEST_CASE("the device queries do not advertise what the KFD path refuses", "[kfd
         CHECK(v == 0);
         HIP_CHECK(hipDeviceGetAttribute(&v, hipDeviceAttributeCanMapHostMemory, d));
         CHECK(v == 0);
+    }
+}
+
+// A process of its own (ctest peer.kfd_eviction, "[evict]"): a fault ends the
+// faulting device's queues for the rest of the process where the kernel
+// evicts them (CONTRACT.md §7). Devices fault in index order; each one's
+// checks use only devices that have not faulted yet.
+TEST_CASE("after Disable the former accessor's access faults; where the kernel evicts, every "
+          "later job of that device is hipErrorIllegalAddress, hipDeviceReset included, and the "
+          "next device works on",
+          "[evict]") {
+    const char *e = std::getenv("PEER_EXPECT_VM_FAULT_EVICTS");
+    const std::string evicts = e ? e : "";
+    const int n = device_count();
+    REQUIRE(int(evicts.size()) == n);
+    const auto access = expected_access();
+    for (int a = 0; a < n; ++a) {
+        const bool evicted = evicts[size_t(a)] == '1';
+        INFO("device " << a << (evicted ? " (the kernel evicts)" : " (no eviction)"));
+        // A peer buffer a reached and no longer does, or (no capable peer) a
+        // buffer a freed.
+        int owner = -1;
+        for (int b = a + 1; b < n && owner < 0; ++b)
+            if (access[size_t(a)][size_t(b)]) owner = b;
+        Buf gone = alloc_on(owner >= 0 ? owner : a, 4096, 7);
+        if (owner >= 0) {
+            HIP_CHECK(hipSetDevice(a));
+            HIP_CHECK(hipDeviceEnablePeerAccess(owner, 0));
+            HIP_CHECK(hipDeviceDisablePeerAccess(owner));
+        } else {
+            HIP_CHECK(hipFree(gone.p));
+        }
+        std::vector<uint8_t> word(64);
+        peerRawAccessResult r{};
+        CHECK(peerRawSdmaRead(a, gone.p, word.data(), word.size(), &r) == hipErrorIllegalAddress);
+        CHECK(r.vm_fault == 1);
+        HIP_CHECK(hipSetDevice(a));
+        void *p = nullptr;
+        HIP_CHECK(hipMalloc(&p, 4096)); // an ioctl, not a queue: still answered
+        const hipError_t copy = hipMemcpy(p, pattern(4096, 3).data(), 4096, hipMemcpyHostToDevice);
+        INFO(peerLastKernelError());
+        CHECK(copy == (evicted ? hipErrorIllegalAddress : hipSuccess));
+        CHECK(hipMemset(p, 0, 4096) == (evicted ? hipErrorIllegalAddress : hipSuccess));
+        // A reset frees p and cannot bring the queues back.
+        CHECK(hipDeviceReset() == (evicted ? hipErrorIllegalAddress : hipSuccess));
+        if (a + 1 < n) { // not faulted yet
+            Buf next = alloc_on(a + 1, 4096, 9);
+            CHECK(first_diff(read_back(next), pattern(4096, 9)) == -1);
+        }
     }
 }

@@ -1,6 +1,7 @@
 #include "runner/batch.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -8,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <new>
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -76,12 +78,24 @@ void save_capture(int capture, const std::string &path) {
     ::close(fd);
 }
 
-[[noreturn]] void batch_child_main(const BatchWork &work, int out_fd, int capture, pid_t parent) {
+// Lockstep: waits until the parent has handled `pos` instances' ends, or has
+// asked for no further one.
+void wait_for_parent(const BatchShared &shared, size_t pos) {
+    while (shared.handled.load() < pos && !shared.stop.load())
+        usleep(20);
+}
+
+[[noreturn]] void batch_child_main(const BatchWork &work, int out_fd, int capture, pid_t parent,
+                                   const BatchShared *shared) {
     if (!enter_isolated_child(parent)) _exit(127);
     std::fflush(nullptr);
     dup2(capture, STDOUT_FILENO);
     dup2(capture, STDERR_FILENO);
     for (size_t pos = 0; pos < work.count; ++pos) {
+        // The parent asked for no further instance (stop_after_current): the
+        // rest is handed back unstarted, exactly as after an early end.
+        if (shared && work.lockstep && pos > 0) wait_for_parent(*shared, pos);
+        if (shared && shared->stop.load()) break;
         // Emptied before the start record: once the parent knows `pos`
         // started, the capture holds nothing older.
         restart_capture(capture);
@@ -128,6 +142,11 @@ BatchChild::BatchChild(const BatchWork &work, double timeout_s)
         reaped_ = eof_ = spawn_failed_ = true;
         return;
     }
+    // What the parent sets and the child reads before each instance, shared
+    // across the fork.
+    void *page = mmap(nullptr, sizeof(BatchShared), PROT_READ | PROT_WRITE,
+                      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (page != MAP_FAILED) shared_ = new (page) BatchShared();
     std::fflush(nullptr); // nothing buffered may be written twice (IGT-6)
     const pid_t parent = getpid();
     pid_t pid = fork();
@@ -139,7 +158,7 @@ BatchChild::BatchChild(const BatchWork &work, double timeout_s)
     }
     if (pid == 0) {
         ::close(fds[0]);
-        batch_child_main(work, fds[1], capture_, parent);
+        batch_child_main(work, fds[1], capture_, parent, shared_);
     }
     setpgid(pid, pid);
     ::close(fds[1]);
@@ -155,6 +174,15 @@ BatchChild::~BatchChild() {
     }
     if (fd_ >= 0) ::close(fd_);
     if (capture_ >= 0) ::close(capture_);
+    if (shared_) munmap(shared_, sizeof(BatchShared));
+}
+
+void BatchChild::stop_after_current() {
+    if (shared_) shared_->stop.store(true);
+}
+
+void BatchChild::handled(size_t pos) {
+    if (shared_) shared_->handled.store(pos + 1);
 }
 
 void BatchChild::parse(std::vector<BatchEvent> &events) {

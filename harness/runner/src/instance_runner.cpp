@@ -162,6 +162,7 @@ void InstanceRunner::launch_batch(std::vector<size_t> indexes) {
     work.between = [idx = b.indexes, &plan, ws](size_t pos) {
         return !plan.instances[idx[pos]].disruptive && ws->restore_fresh_state();
     };
+    work.lockstep = s_.max_failures > 0;
     b.child = std::make_unique<BatchChild>(work, s_.timeout_s);
     batches_.push_back(std::move(b));
 }
@@ -224,8 +225,19 @@ void InstanceRunner::end_instance(size_t index, InstanceRecord &record, const Ch
     else if (!ec)
         fs::remove(log_abs, ec);
     complain(journal_.end(record));
-    if (!report::is_success(record.status)) ++failed_;
+    if (!report::is_success(record.status) && ++failed_ == size_t(s_.max_failures)) {
+        // Batches in flight end after the instance they are running: the
+        // rest is not run, like everything not launched yet (a batch of 256
+        // instances whose every job times out would otherwise run on).
+        for (Batch &b : batches_)
+            b.child->stop_after_current();
+    }
     done_[index] = std::move(record);
+}
+
+bool InstanceRunner::abandoned(size_t index) const {
+    if (!stopping() || done_.count(index)) return false;
+    return !launched_[index] || std::find(retry_.begin(), retry_.end(), index) != retry_.end();
 }
 
 void InstanceRunner::finish(Running &run) {
@@ -240,8 +252,10 @@ bool InstanceRunner::poll_batch(Batch &b, int wait_ms) {
         InstanceRecord &r = b.records[e.pos];
         if (e.kind == BatchEvent::Kind::started)
             complain(journal_.start(r.index, r.name));
-        else
+        else {
             end_instance(index, r, e.outcome, b.log_rel[e.pos], b.log_abs[e.pos]);
+            if (e.kind == BatchEvent::Kind::ended) b.child->handled(e.pos);
+        }
     }
     if (!gone) return false;
     // The child ended early (after the culprit of a crash or hang, or after
@@ -282,14 +296,17 @@ void InstanceRunner::operator()(size_t index) {
         r.status = Status::skip;
         r.reason = in.skip_reason;
         complain(journal_.end(r));
-    } else if (stopping() && !launched_[index] && !done_.count(index)) {
+    } else if (abandoned(index)) {
         ++not_run_; // --max-failures reached: neither run nor journaled
         return;
     } else {
         if (!batch_mode() && !launched_[index] && !done_.count(index)) launch(index);
         while (!done_.count(index)) {
-            // Left over by a batch that ended early, and no longer started.
-            if (stopping() && std::find(retry_.begin(), retry_.end(), index) != retry_.end()) {
+            // --max-failures was reached while this instance waited: it was
+            // never launched (a batch of the other path, or of instances a
+            // batch that ended early left over, took the free slots), or a
+            // batch stopped before it; nothing will start it now.
+            if (abandoned(index)) {
                 ++not_run_;
                 return;
             }

@@ -68,6 +68,29 @@ struct Ran {
     std::string output;
 };
 
+// wait_exit, but a run still going after `limit` is killed (and -1
+// returned): a run that never ends fails its test instead of hanging it.
+int wait_exit_within(pid_t pid, std::chrono::seconds limit) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    int st = 0;
+    while (waitpid(pid, &st, WNOHANG) == 0) {
+        if (std::chrono::steady_clock::now() > deadline) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            return -1;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+std::string read_text(const fs::path &p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
 Ran run(const std::vector<std::string> &args, const fs::path &dir) {
     fs::path out = dir / "harness-output.txt";
     int code = wait_exit(spawn(args, out));
@@ -165,6 +188,41 @@ TEST_CASE("a batch restarts after its culprit: every instance starts and ends on
     CHECK(recs.at("selftest/abort").reason == "killed by SIGABRT");
     CHECK(recs.at("selftest/hang").reason.find("per-instance timeout") != std::string::npos);
     CHECK(recs.at("selftest/pass-b").status == Status::pass);
+}
+
+TEST_CASE("--max-failures ends the run while an instance waits for a slot", "[max-failures]") {
+    // stop-waiting.yaml says how the instance of the other path ends up
+    // waiting when the second failure arrives; the run once spun there.
+    TempDir d;
+    const fs::path results = d.path / "r", out = d.path / "out.txt";
+    const int code = wait_exit_within(
+        spawn({"run", "--cases", RUNNER_TEST_DATA "/stop-waiting.yaml", "--results",
+               results.string(), "--timeout", "1", "--jobs", "1", "--max-failures", "2"},
+              out),
+        std::chrono::seconds(60));
+    const std::string text = read_text(out);
+    INFO(text);
+    REQUIRE(code == 1);
+    auto st = statuses(results);
+    CHECK(st["stop-waiting/crash/path=drm"] == Status::crash);
+    CHECK(st["stop-waiting/hang/path=drm"] == Status::timeout);
+    CHECK(st.count("stop-waiting/other-path/path=kfd") == 0);
+    CHECK(text.find("1 instances not run") != std::string::npos);
+}
+
+TEST_CASE("a batch in flight ends after its running instance at --max-failures",
+          "[max-failures][batch]") {
+    TempDir d;
+    fs::path results = d.path / "r";
+    Ran r = run({"run", "--cases", RUNNER_TEST_DATA "/stop-batch.yaml", "--results",
+                 results.string(), "--jobs", "1", "--batch-size", "32", "--max-failures", "1"},
+                d.path);
+    INFO(r.output);
+    CHECK(r.code == 1);
+    auto st = statuses(results);
+    CHECK(st.size() == 1);
+    CHECK(st["stop-batch/fail-first"] == Status::fail);
+    CHECK(r.output.find("20 instances not run") != std::string::npos);
 }
 
 TEST_CASE("what an instance prints is in its own log, and a quiet instance has none",

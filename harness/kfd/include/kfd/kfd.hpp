@@ -15,8 +15,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -108,6 +110,35 @@ class Memory {
     std::vector<uint32_t> nodes_;
 };
 
+// The VM faults KFD reports to this process: one memory event
+// (HSA_EVENTTYPE_MEMORY, the event kfd_signal_vm_fault_event sets with the
+// fault's GPU and page), read without waiting. Where the kernel reports a
+// fault it has also evicted the process's queues on that GPU for good
+// (kfd_dqm_evict_pasid; queues made later start evicted), so a queue on a
+// faulted node never runs another job (kfd_int_process_v9.c
+// event_interrupt_wq_v9; fixtures/amdgpu-sim/kfd/kfd_int_process.cpp has the
+// rule per kernel version). Two faults before one look leave only the later
+// one's GPU known, as the kernel keeps one report per event.
+class FaultEvents {
+  public:
+    // Null `out` where no event can be made (as for SdmaQueue's own event):
+    // an evicted queue is then found by its jobs' timeout.
+    static void create(std::unique_ptr<FaultEvents> &out);
+    ~FaultEvents();
+    FaultEvents(const FaultEvents &) = delete;
+    FaultEvents &operator=(const FaultEvents &) = delete;
+    // Takes in what the kernel reported since the last look.
+    void poll();
+    // The page of the VM fault reported on `node`, if any.
+    std::optional<uint64_t> fault_on(uint32_t node) const;
+
+  private:
+    FaultEvents() = default;
+    HsaEvent *event_ = nullptr; // auto-reset: each report is read once
+    mutable std::mutex mu_;
+    std::map<uint32_t, uint64_t> faults_; // node -> page
+};
+
 // An SDMA user-mode queue on one GPU node (hsaKmtCreateQueue HSA_QUEUE_SDMA):
 // a ring and a fence word in host memory mapped onto that node, the doorbell
 // libhsakmt mapped. submit() appends packets plus a FENCE writing the job's
@@ -121,7 +152,14 @@ class Memory {
 class SdmaQueue {
   public:
     static constexpr uint64_t kRingBytes = 256 * 1024;
-    static kmd::Status create(uint32_t node, sdma::Generation gen, std::unique_ptr<SdmaQueue> &out);
+    // The call name of the status of a queue on a GPU where a VM fault was
+    // reported (FaultEvents): EFAULT.
+    static constexpr const char *kEvictedCall = "kfd SDMA queue(evicted after a VM fault)";
+    // `faults` (may be null, must outlive the queue): the process's fault
+    // reports; once one names this node, submit() and wait() fail at once
+    // with EFAULT ("kfd SDMA queue(evicted after a VM fault)").
+    static kmd::Status create(uint32_t node, sdma::Generation gen, std::unique_ptr<SdmaQueue> &out,
+                              FaultEvents *faults = nullptr);
     // Waits for every submitted job (bounded), destroys the queue, frees memory.
     ~SdmaQueue();
     SdmaQueue(const SdmaQueue &) = delete;
@@ -176,6 +214,8 @@ class SdmaQueue {
     uint64_t last_seq_ = 0;
     uint64_t timeout_ns_ = kNoTimeoutMs * 1000 * 1000;
     std::atomic<bool> hung_{false};
+    FaultEvents *faults_ = nullptr;
+    bool evicted(); // a fault reported on this node (polls the reports)
 };
 
 } // namespace kfd

@@ -9,8 +9,10 @@
 
 #include "runner/isolation.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -36,6 +38,17 @@ struct BatchWork {
     // After `pos` ended and before the next one: restore the state a fresh
     // process has; false ends the batch there (the rest goes to a new child).
     std::function<bool(size_t pos)> between;
+    // The child starts an instance only once the parent has handled the end
+    // of the one before (BatchChild::handled): what the parent decides from a
+    // result (--max-failures) then stops the batch right after it, however
+    // fast the instances are. Costs a round trip per instance.
+    bool lockstep = false;
+};
+
+// What the parent and the child share across the fork (one anonymous page).
+struct BatchShared {
+    std::atomic<bool> stop{false};    // no further instance (stop_after_current)
+    std::atomic<uint64_t> handled{0}; // positions < this are handled by the parent
 };
 
 class BatchChild {
@@ -51,10 +64,16 @@ class BatchChild {
     bool poll(int wait_ms, std::vector<BatchEvent> &events);
     // Positions never started by this child (valid once poll returned true).
     size_t first_unstarted() const { return next_start_; }
+    // The child starts no further instance: it ends after the one it is
+    // running (or at once, between two), and the rest is left unstarted.
+    void stop_after_current();
+    // The parent has journalled position `pos`'s end (BatchWork::lockstep).
+    void handled(size_t pos);
 
   private:
     int fd_ = -1, pid_ = -1;
-    int capture_ = -1; // the child's stdout/stderr (memfd; batch.cpp)
+    BatchShared *shared_ = nullptr; // shared with the child (stop_after_current, handled)
+    int capture_ = -1;              // the child's stdout/stderr (memfd; batch.cpp)
     double timeout_s_;
     std::function<std::string(size_t pos)> log_path_;
     size_t next_start_ = 0; // positions < this have started

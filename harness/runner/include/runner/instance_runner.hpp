@@ -66,6 +66,9 @@ class InstanceRunner {
     std::map<size_t, report::InstanceRecord> done_;
     size_t failed_ = 0, not_run_ = 0;
     bool stopping() const { return s_.max_failures > 0 && failed_ >= size_t(s_.max_failures); }
+    // Stopping, and `index` can no longer start: never launched, or handed
+    // back by a batch that ended before it.
+    bool abandoned(size_t index) const;
 
     bool needs_child(size_t index) const;
     bool batch_mode() const { return s_.isolation == "batch"; }
