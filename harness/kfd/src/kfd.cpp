@@ -417,8 +417,11 @@ kmd::Status SdmaQueue::wait(uint64_t seq, uint64_t timeout_ns) {
     bool cancelled = false, gone = false;
     auto finished = [&] {
         if (done()) return true;
-        cancelled = hung_.load();       // another waiter found the queue hung
-        gone = !cancelled && evicted(); // the job will never run
+        cancelled = hung_.load(); // another waiter found the queue hung
+        // The job will never run. The engine writes a faulting job's fence
+        // before the fault evicts the queue, so done() is asked again: a job
+        // that completed just before the eviction is not lost.
+        gone = !cancelled && evicted() && !done();
         return cancelled || gone;
     };
     bool in_time = true;
