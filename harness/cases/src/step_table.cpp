@@ -178,6 +178,9 @@ constexpr ArgSpec kKernelVm[] = {
     {"bytes", ArgKind::expr, false, "bytes mapped, a multiple of 4Ki (default 64Ki)"},
     {"offset", ArgKind::expr, false,
      "for op offset: offset_in_bo, a multiple of 4Ki (default 4Ki)"},
+    {"peer", ArgKind::expr, false,
+     "for op offset: the device whose BO is mapped, exported as a dma-buf and imported into the "
+     "VM's file (default: the VM's own device)"},
 };
 
 constexpr const char *kJobChecks[] = {"wait_never_early", "idle_waits_for_newest",
