@@ -129,6 +129,8 @@ constexpr ArgSpec kKernelSyncobj[] = {
 constexpr ArgSpec kKernelDependency[] = {
     {"device", ArgKind::expr, true, "the device whose job is waited for (A), e.g. $a"},
     {"peer", ArgKind::expr, true, "the device whose job depends on it (B), e.g. $b"},
+    {"ring", ArgKind::expr, false, "the SDMA ring of A's job (default 0)"},
+    {"peer_ring", ArgKind::expr, false, "the SDMA ring of B's job (default 0)"},
 };
 constexpr ArgSpec kKernelDmabuf[] = {
     {"device", ArgKind::expr, true, "the exporting device, e.g. $a"},
