@@ -193,10 +193,12 @@ constexpr ArgSpec kKernelJobs[] = {
      "wait_never_early (WAIT_CS on every SDMA ring reports a held job busy), "
      "idle_waits_for_newest (GEM_WAIT_IDLE waits for the newest of two jobs on a BO), "
      "free_ctx_waits_for_deps (a freed context's job waiting for peer's held job stays pending), "
-     "hang (a job that never ends: ETIME, guilty context, the queued job -ECANCELED, not run)",
+     "hang (a job that never ends: ETIME, guilty context, the queued job -ECANCELED, not run, "
+     "then a new context's job runs)",
      kJobChecks},
     {"peer", ArgKind::expr, false,
      "for free_ctx_waits_for_deps: the device whose context is freed (default: device)"},
+    {"ring", ArgKind::expr, false, "for hang: the SDMA ring the jobs run on (default 0)"},
 };
 
 constexpr ArgSpec kSetDevice[] = {
