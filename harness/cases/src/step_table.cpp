@@ -201,6 +201,16 @@ constexpr ArgSpec kKernelJobs[] = {
     {"ring", ArgKind::expr, false, "for hang: the SDMA ring the jobs run on (default 0)"},
 };
 
+constexpr const char *kPacketOps[] = {"fill", "copy"};
+constexpr ArgSpec kKernelPacket[] = {
+    {"device", ArgKind::expr, true, "the device whose SDMA engine runs the packet, e.g. $a"},
+    {"ring", ArgKind::expr, true, "the SDMA ring, e.g. $ring"},
+    {"op", ArgKind::word, true,
+     "fill (one CONSTANT_FILL) or copy (one COPY_LINEAR from a patterned GTT BO)", kPacketOps},
+    {"bytes", ArgKind::expr, true,
+     "the packet's byte count, 1 .. the generation's per-packet maximum, e.g. 4Mi-4"},
+};
+
 constexpr ArgSpec kSetDevice[] = {
     {"device", ArgKind::expr, true, "a device number expression such as $a or 0"}};
 constexpr ArgSpec kGetDevice[] = {
@@ -561,6 +571,9 @@ constexpr StepSpec kSteps[] = {
     {StepKind::kernel_jobs, "kernel_jobs", nullptr, false, kKernelJobs,
      "fence and job-lifetime rules with jobs held on a CPU flag: WAIT_CS, GEM_WAIT_IDLE, "
      "freeing a context, a job timeout"},
+    {StepKind::kernel_packet, "kernel_packet", nullptr, false, kKernelPacket,
+     "one CONSTANT_FILL or COPY_LINEAR packet of `bytes` on one SDMA ring into a guarded GTT "
+     "BO: every byte lands, nothing after it is written"},
     {StepKind::kernel_kfd, "kernel_kfd", nullptr, false, kKernelKfd,
      "KFD path (libhsakmt): the owner's VRAM mapped onto the peer's node as well; the kernel "
      "must map it (and the peer read it) or refuse it, as the machine manifest says"},
