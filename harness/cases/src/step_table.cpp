@@ -209,6 +209,8 @@ constexpr ArgSpec kKernelPacket[] = {
      "fill (one CONSTANT_FILL) or copy (one COPY_LINEAR from a patterned GTT BO)", kPacketOps},
     {"bytes", ArgKind::expr, true,
      "the packet's byte count, 1 .. the generation's per-packet maximum, e.g. 4Mi-4"},
+    {"shift", ArgKind::expr, false,
+     "bytes the destination address lies past a page boundary (default 0: 4 KiB aligned)"},
 };
 
 constexpr ArgSpec kSetDevice[] = {

@@ -22,10 +22,9 @@ namespace harness::runner::detail {
 namespace {
 
 constexpr uint64_t kWaitNs = 10ull * 1000 * 1000 * 1000;
-constexpr uint64_t kGuard = 4096;    // bytes after the packet's range that must stay
-constexpr uint8_t kFillByte = 0xa7;  // odd: never the poison
-constexpr uint8_t kPoison = 0x5a;    // even: never a source pattern byte
-constexpr uint32_t kHeadroom = 4096; // the destination starts this far into its BO
+constexpr uint64_t kGuard = 4096;   // bytes after the packet's range that must stay
+constexpr uint8_t kFillByte = 0xa7; // odd: never the poison
+constexpr uint8_t kPoison = 0x5a;   // even: never a source pattern byte
 
 // GEM_VA maps whole pages.
 uint64_t pages(uint64_t bytes) {
@@ -37,15 +36,18 @@ uint8_t source_byte(uint64_t i) {
 }
 
 struct PacketBos {
+    uint64_t head = 0; // the destination starts this far into its BO
     uint32_t dst = 0, src = 0;
     uint8_t *dst_cpu = nullptr, *src_cpu = nullptr;
     uint64_t dst_va = 0, src_va = 0;
 };
 
-// A poisoned destination of bytes + guard, and for a copy a patterned source.
-PacketBos packet_bos(KernelSteps &k, KernelFile &f, bool copy, uint64_t bytes) {
+// A poisoned destination of bytes + guard starting 4 KiB + `shift` bytes into
+// its BO, and for a copy a patterned source.
+PacketBos packet_bos(KernelSteps &k, KernelFile &f, bool copy, uint64_t bytes, uint64_t shift) {
     PacketBos b;
-    const uint64_t dst_size = pages(kHeadroom + bytes + kGuard);
+    b.head = 4096 + shift;
+    const uint64_t dst_size = pages(b.head + bytes + kGuard);
     require(f.file->gem_create(dst_size, AMDGPU_GEM_DOMAIN_GTT, 0, b.dst), "GEM_CREATE(dst)");
     void *cpu = nullptr;
     require(f.file->cpu_map(b.dst, dst_size, &cpu), "mapping dst");
@@ -65,19 +67,19 @@ PacketBos packet_bos(KernelSteps &k, KernelFile &f, bool copy, uint64_t bytes) {
 // "" when [headroom, headroom + bytes) holds what the packet wrote and the
 // headroom and guard still hold the poison.
 std::string check_bytes(const PacketBos &b, bool copy, uint64_t bytes, uint32_t ring) {
-    for (uint64_t i = 0; i < kHeadroom + bytes + kGuard; ++i) {
-        const bool inside = i >= kHeadroom && i < kHeadroom + bytes;
-        const uint8_t want = !inside ? kPoison : copy ? source_byte(i - kHeadroom) : kFillByte;
+    for (uint64_t i = 0; i < b.head + bytes + kGuard; ++i) {
+        const bool inside = i >= b.head && i < b.head + bytes;
+        const uint8_t want = !inside ? kPoison : copy ? source_byte(i - b.head) : kFillByte;
         if (b.dst_cpu[i] == want) continue;
         if (!inside)
             return fmt::format("one {} packet of {} bytes on SDMA ring {} wrote byte {} {} its "
                                "range",
                                copy ? "COPY_LINEAR" : "CONSTANT_FILL", bytes, ring,
-                               i < kHeadroom ? kHeadroom - i : i - kHeadroom - bytes + 1,
-                               i < kHeadroom ? "before" : "after");
+                               i < b.head ? b.head - i : i - b.head - bytes + 1,
+                               i < b.head ? "before" : "after");
         return fmt::format("one {} packet of {} bytes on SDMA ring {}: byte {} read 0x{:02x}, "
                            "expected 0x{:02x}{}",
-                           copy ? "COPY_LINEAR" : "CONSTANT_FILL", bytes, ring, i - kHeadroom,
+                           copy ? "COPY_LINEAR" : "CONSTANT_FILL", bytes, ring, i - b.head,
                            b.dst_cpu[i], want, b.dst_cpu[i] == kPoison ? " (never written)" : "");
     }
     return {};
@@ -91,10 +93,10 @@ std::string Interpreter::kernel_packet(const Step &s) {
     const uint32_t ring = uint32_t(num(s, "ring", 0));
     const bool copy = word(s, "op", "fill") == "copy";
     const uint64_t bytes = uint64_t(num(s, "bytes", 4096));
-    const PacketBos b = packet_bos(k, f, copy, bytes);
+    const PacketBos b = packet_bos(k, f, copy, bytes, uint64_t(num(s, "shift", 0)));
     std::vector<uint32_t> ib;
     const sdma::Generation g = generation(*f.file);
-    const uint64_t dst = b.dst_va + kHeadroom;
+    const uint64_t dst = b.dst_va + b.head;
     const sdma::Error e = copy ? sdma::copy_linear(ib, g, b.src_va, dst, bytes)
                                : sdma::constant_fill(ib, g, dst, 0x01010101u * kFillByte, bytes);
     if (e != sdma::Error::none)
