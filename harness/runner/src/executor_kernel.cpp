@@ -288,9 +288,10 @@ std::string dependency(KernelSteps &k, int a, int b, const DependencyRings &r,
         }
         const bool observed = b_busy && a_busy;
         *release = 1;
-        require(fb.file->wait_cs(fb.ctx, seq_b, kWaitNs, b_busy, r.b), "WAIT_CS on B");
+        // On one device A and B share a context: if A timed out, the reset
+        // cancelled B (ECANCELED), and the round proves nothing (below).
+        kmd::Status b_done = fb.file->wait_cs(fb.ctx, seq_b, kWaitNs, b_busy, r.b);
         kmd::Status a_done = fa.file->wait_cs(fa.ctx, seq_a, kWaitNs, a_busy, r.a);
-        if (b_busy) return fmt::format("the job on device {} did not finish within 10 s", b);
         // Seen held through the window, A may still have timed out between
         // the window's end and the release (a descheduled runner): its
         // context is guilty then (amdgpu_job_timedout), and that round
@@ -303,6 +304,8 @@ std::string dependency(KernelSteps &k, int a, int b, const DependencyRings &r,
             require(fa.file->ctx_alloc(fa.ctx), "AMDGPU_CTX");
             continue;
         }
+        require(b_done, "WAIT_CS on B");
+        if (b_busy) return fmt::format("the job on device {} did not finish within 10 s", b);
         require(a_done, "WAIT_CS on A");
         if (a_busy) return fmt::format("the job on device {} did not finish within 10 s", a);
         if (std::memcmp(held.src_cpu, held.dst_cpu, kHeldBytes) != 0)
