@@ -32,7 +32,8 @@ inline constexpr const char *kPairSelectors[] = {"all_pairs",
                                                  "asymmetric",
                                                  "beyond_bar",
                                                  "register_bar_capable",
-                                                 "register_bar_incapable"};
+                                                 "register_bar_incapable",
+                                                 "import_in_vram"};
 inline constexpr const char *kDeviceSelectors[] = {"all_devices"};
 inline constexpr const char *kTripleSelectors[] = {"peer_capable_with_third"};
 inline constexpr const char *kPeerModes[] = {"enabled", "disabled", "reverse_only"};

@@ -129,6 +129,8 @@ constexpr ArgSpec kKernelSyncobj[] = {
 constexpr ArgSpec kKernelDependency[] = {
     {"device", ArgKind::expr, true, "the device whose job is waited for (A), e.g. $a"},
     {"peer", ArgKind::expr, true, "the device whose job depends on it (B), e.g. $b"},
+    {"ring", ArgKind::expr, false, "the SDMA ring of A's job (default 0)"},
+    {"peer_ring", ArgKind::expr, false, "the SDMA ring of B's job (default 0)"},
 };
 constexpr ArgSpec kKernelDmabuf[] = {
     {"device", ArgKind::expr, true, "the exporting device, e.g. $a"},
@@ -178,6 +180,9 @@ constexpr ArgSpec kKernelVm[] = {
     {"bytes", ArgKind::expr, false, "bytes mapped, a multiple of 4Ki (default 64Ki)"},
     {"offset", ArgKind::expr, false,
      "for op offset: offset_in_bo, a multiple of 4Ki (default 4Ki)"},
+    {"peer", ArgKind::expr, false,
+     "for op offset: the device whose BO is mapped, exported as a dma-buf and imported into the "
+     "VM's file (default: the VM's own device)"},
 };
 
 constexpr const char *kJobChecks[] = {"wait_never_early", "idle_waits_for_newest",
@@ -188,10 +193,24 @@ constexpr ArgSpec kKernelJobs[] = {
      "wait_never_early (WAIT_CS on every SDMA ring reports a held job busy), "
      "idle_waits_for_newest (GEM_WAIT_IDLE waits for the newest of two jobs on a BO), "
      "free_ctx_waits_for_deps (a freed context's job waiting for peer's held job stays pending), "
-     "hang (a job that never ends: ETIME, guilty context, the queued job -ECANCELED, not run)",
+     "hang (a job that never ends: ETIME, guilty context, the queued job -ECANCELED, not run, "
+     "then a new context's job runs)",
      kJobChecks},
     {"peer", ArgKind::expr, false,
      "for free_ctx_waits_for_deps: the device whose context is freed (default: device)"},
+    {"ring", ArgKind::expr, false, "for hang: the SDMA ring the jobs run on (default 0)"},
+};
+
+constexpr const char *kPacketOps[] = {"fill", "copy"};
+constexpr ArgSpec kKernelPacket[] = {
+    {"device", ArgKind::expr, true, "the device whose SDMA engine runs the packet, e.g. $a"},
+    {"ring", ArgKind::expr, true, "the SDMA ring, e.g. $ring"},
+    {"op", ArgKind::word, true,
+     "fill (one CONSTANT_FILL) or copy (one COPY_LINEAR from a patterned GTT BO)", kPacketOps},
+    {"bytes", ArgKind::expr, true,
+     "the packet's byte count, 1 .. the generation's per-packet maximum, e.g. 4Mi-4"},
+    {"shift", ArgKind::expr, false,
+     "bytes the destination address lies past a page boundary (default 0: 4 KiB aligned)"},
 };
 
 constexpr ArgSpec kSetDevice[] = {
@@ -554,6 +573,9 @@ constexpr StepSpec kSteps[] = {
     {StepKind::kernel_jobs, "kernel_jobs", nullptr, false, kKernelJobs,
      "fence and job-lifetime rules with jobs held on a CPU flag: WAIT_CS, GEM_WAIT_IDLE, "
      "freeing a context, a job timeout"},
+    {StepKind::kernel_packet, "kernel_packet", nullptr, false, kKernelPacket,
+     "one CONSTANT_FILL or COPY_LINEAR packet of `bytes` on one SDMA ring into a guarded GTT "
+     "BO: every byte lands, nothing after it is written"},
     {StepKind::kernel_kfd, "kernel_kfd", nullptr, false, kKernelKfd,
      "KFD path (libhsakmt): the owner's VRAM mapped onto the peer's node as well; the kernel "
      "must map it (and the peer read it) or refuse it, as the machine manifest says"},

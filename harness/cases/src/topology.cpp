@@ -55,6 +55,13 @@ std::optional<Topology> subset(const Topology &t, const std::vector<int> &keep) 
             if (i != j)
                 out.set(i, j, t.link_type(keep[i], keep[j]), t.can_access(keep[i], keep[j]));
     }
+    if (!t.import_vram.empty()) {
+        out.import_vram.assign(static_cast<size_t>(n * n), false);
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j)
+                out.import_vram[static_cast<size_t>(i * n + j)] =
+                    t.import_vram[static_cast<size_t>(keep[i] * t.device_count + keep[j])];
+    }
     if (t.knows_register_bar()) {
         out.register_bar.assign(static_cast<size_t>(n * n), false);
         for (int i = 0; i < n; ++i)
@@ -104,6 +111,10 @@ const PairRule kPairRules[] = {
      [](const Topology &t, int a, int b) {
          return a != b && t.knows_register_bar() && !t.can_map_registers(a, b);
      }},
+    {"import_in_vram",
+     "pairs of different devices where a dma-buf of a's VRAM imported by b stays in VRAM "
+     "(machine manifest only)",
+     [](const Topology &t, int a, int b) { return t.import_stays_in_vram(a, b); }},
     {"beyond_bar",
      "pairs of different devices not linked by XGMI where b has a small BAR (part of b's VRAM "
      "is beyond what a can reach over PCIe)",

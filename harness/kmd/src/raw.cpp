@@ -148,10 +148,12 @@ Status RawFile::cs(uint32_t ctx_id, uint32_t bo_list, std::span<const RawChunk> 
     return Status::success();
 }
 
-Status RawFile::wait_cs(uint32_t ctx_id, uint64_t seq, uint64_t timeout_ns_rel, bool &busy) {
+Status RawFile::wait_cs(uint32_t ctx_id, uint64_t seq, uint64_t timeout_ns_rel, bool &busy,
+                        uint32_t ring) {
     drm_amdgpu_wait_cs w{};
     w.in.handle = seq;
     w.in.ip_type = AMDGPU_HW_IP_DMA;
+    w.in.ring = ring;
     w.in.ctx_id = ctx_id;
     w.in.timeout = abs_timeout(timeout_ns_rel);
     if (Status s = ioctl(DRM_IOCTL_AMDGPU_WAIT_CS, &w, "AMDGPU_WAIT_CS"); !s) return s;
@@ -227,10 +229,11 @@ Status RawFile::syncobj_from_fd(int fd, uint32_t &handle) {
     return Status::success();
 }
 
-Status RawFile::fence_to_syncobj(uint32_t ctx_id, uint64_t seq, uint32_t &handle) {
+Status RawFile::fence_to_syncobj(uint32_t ctx_id, uint64_t seq, uint32_t &handle, uint32_t ring) {
     drm_amdgpu_fence_to_handle f{};
     f.in.fence.ctx_id = ctx_id;
     f.in.fence.ip_type = AMDGPU_HW_IP_DMA;
+    f.in.fence.ring = ring;
     f.in.fence.seq_no = seq;
     f.in.what = AMDGPU_FENCE_TO_HANDLE_GET_SYNCOBJ;
     if (Status s = ioctl(DRM_IOCTL_AMDGPU_FENCE_TO_HANDLE, &f, "AMDGPU_FENCE_TO_HANDLE"); !s)
@@ -276,11 +279,12 @@ Status RawFile::memory(FdMemory &out) const {
     return Status::success();
 }
 
-RawChunk ib_chunk(uint64_t ib_va, uint32_t ib_bytes) {
+RawChunk ib_chunk(uint64_t ib_va, uint32_t ib_bytes, uint32_t ring) {
     drm_amdgpu_cs_chunk_ib ib{};
     ib.va_start = ib_va;
     ib.ib_bytes = ib_bytes;
     ib.ip_type = AMDGPU_HW_IP_DMA;
+    ib.ring = ring;
     RawChunk c;
     c.id = AMDGPU_CHUNK_ID_IB;
     c.data.resize(sizeof ib / 4);

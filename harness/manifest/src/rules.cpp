@@ -67,6 +67,12 @@ cases::Topology expected_topology(const Manifest &m) {
         t.sdma_xgmi_engines[static_cast<size_t>(g)] =
             m.gpus[static_cast<size_t>(g)].sdma_xgmi_engines;
     }
+    t.import_vram.assign(static_cast<size_t>(n * n), false);
+    for (int a = 0; a < n; ++a)
+        for (int b = 0; b < n; ++b)
+            if (a != b)
+                t.import_vram[static_cast<size_t>(a * n + b)] =
+                    expected_import_placement(m, a, b) == Placement::vram;
     t.register_bar.assign(static_cast<size_t>(n * n), false);
     for (int a = 0; a < n; ++a)
         for (int b = 0; b < n; ++b)

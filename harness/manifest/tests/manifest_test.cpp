@@ -166,6 +166,26 @@ TEST_CASE("dma-buf placement of an imported VRAM buffer", "[manifest][placement]
     CHECK(expected_import_placement(nop2p, 0, 1) == Placement::gtt);
 }
 
+TEST_CASE("the import_in_vram selector is the manifest's import placement",
+          "[manifest][placement]") {
+    // mixed-3: gpu2's imports by gpu1 stay in VRAM although gpu1 cannot reach
+    // gpu2 directly (44-bit DMA mask); gpu0 (small BAR) exports to GTT.
+    const Manifest m3 = load("mixed-3");
+    const auto t = expected_topology(m3);
+    for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b) {
+            INFO(a << " -> " << b);
+            CHECK(t.import_stays_in_vram(a, b) ==
+                  (a != b && expected_import_placement(m3, a, b) == Placement::vram));
+        }
+    CHECK(t.import_stays_in_vram(2, 1));
+    CHECK(!t.can_access(1, 2));
+    CHECK(!t.import_stays_in_vram(0, 1));
+    const auto pairs = harness::cases::select(t, "import_in_vram");
+    REQUIRE(pairs.has_value());
+    CHECK(pairs->size() == 4); // 1>0, 1>2, 2>0, 2>1
+}
+
 TEST_CASE("manifest errors name file, line and column", "[manifest][errors]") {
     CHECK(diag_of("name: x\n") == ":1:1: error: expected key 'kernel'");
     CHECK(diag_of("name: x\nkernel: {version: six}\ngpus: []\n") ==

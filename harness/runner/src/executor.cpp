@@ -195,6 +195,7 @@ Interpreter::StepFunction Interpreter::step_function(StepKind kind) {
         {StepKind::kernel_dmabuf, &Interpreter::kernel_dmabuf},
         {StepKind::kernel_vm, &Interpreter::kernel_vm},
         {StepKind::kernel_jobs, &Interpreter::kernel_jobs},
+        {StepKind::kernel_packet, &Interpreter::kernel_packet},
         {StepKind::kernel_kfd, &Interpreter::kernel_kfd},
     };
     for (const Row &r : kRows)

@@ -374,6 +374,8 @@ class Interpreter {
     std::string kernel_vm(const Step &s);
     // kernel_jobs (executor_kernel_jobs.cpp): fences and job lifetimes.
     std::string kernel_jobs(const Step &s);
+    // kernel_packet (executor_kernel_packet.cpp): one SDMA packet on one ring.
+    std::string kernel_packet(const Step &s);
     // kernel_kfd (executor_kernel_kfd.cpp): kfd_mem_attach's peer decision.
     std::string kernel_kfd(const Step &s);
 };

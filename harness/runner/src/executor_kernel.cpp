@@ -172,6 +172,12 @@ constexpr int kRounds = 6;
 constexpr auto kWindow = std::chrono::milliseconds(50);
 constexpr uint64_t kHeldBytes = 64 * 1024;
 
+// The SDMA rings of kernel_dependency's two jobs: A's (held) and B's
+// (dependent); a kernel may honour a dependency on one ring and not another.
+struct DependencyRings {
+    uint32_t a = 0, b = 0;
+};
+
 // Job A of kernel_dependency: marks that it started (dword 16 of the flag BO),
 // waits in a POLL_REGMEM for the CPU's release (dword 0), then copies
 // kHeldBytes from src to dst.
@@ -181,7 +187,7 @@ struct HeldJob {
     uint64_t seq = 0;
 };
 
-HeldJob submit_held_job(KernelSteps &k, KernelFile &fa) {
+HeldJob submit_held_job(KernelSteps &k, KernelFile &fa, uint32_t ring) {
     uint32_t flag = 0, src = 0, dst = 0;
     require(fa.file->gem_create(4096, AMDGPU_GEM_DOMAIN_GTT, 0, flag), "GEM_CREATE(flag)");
     require(fa.file->gem_create(kHeldBytes, AMDGPU_GEM_DOMAIN_GTT, 0, src), "GEM_CREATE(src)");
@@ -210,17 +216,18 @@ HeldJob submit_held_job(KernelSteps &k, KernelFile &fa) {
     uint32_t list = 0;
     const uint32_t handles[] = {fa.ib_bo, flag, src, dst};
     require(fa.file->bo_list_create(handles, list), "AMDGPU_BO_LIST on A");
-    const kmd::RawChunk chunks[] = {kmd::ib_chunk(ib_va, bytes)};
+    const kmd::RawChunk chunks[] = {kmd::ib_chunk(ib_va, bytes, ring)};
     require(fa.file->cs(fa.ctx, list, chunks, held.seq), "AMDGPU_CS on A");
     return held;
 }
 
 // Job B: a NOP on device B that depends on A's fence through a syncobj
 // (AMDGPU_FENCE_TO_HANDLE on A, SYNCOBJ_FD_TO_HANDLE on B, a SYNCOBJ_IN chunk).
-uint64_t submit_dependent(KernelSteps &k, KernelFile &fa, KernelFile &fb, uint64_t seq_a) {
+uint64_t submit_dependent(KernelSteps &k, KernelFile &fa, KernelFile &fb, const DependencyRings &r,
+                          uint64_t seq_a) {
     uint32_t sync_a = 0, sync_b = 0;
     int sync_fd = -1;
-    require(fa.file->fence_to_syncobj(fa.ctx, seq_a, sync_a), "AMDGPU_FENCE_TO_HANDLE on A");
+    require(fa.file->fence_to_syncobj(fa.ctx, seq_a, sync_a, r.a), "AMDGPU_FENCE_TO_HANDLE on A");
     require(fa.file->syncobj_to_fd(sync_a, sync_fd), "SYNCOBJ_HANDLE_TO_FD on A");
     kmd::Status imported = fb.file->syncobj_from_fd(sync_fd, sync_b);
     ::close(sync_fd);
@@ -229,17 +236,18 @@ uint64_t submit_dependent(KernelSteps &k, KernelFile &fa, KernelFile &fb, uint64
     uint32_t list_b = 0;
     const uint32_t handles_b[] = {fb.ib_bo};
     require(fb.file->bo_list_create(handles_b, list_b), "AMDGPU_BO_LIST on B");
-    const kmd::RawChunk chunks_b[] = {kmd::ib_chunk(ib_b, 32), kmd::syncobj_in_chunk(sync_b)};
+    const kmd::RawChunk chunks_b[] = {kmd::ib_chunk(ib_b, 32, r.b), kmd::syncobj_in_chunk(sync_b)};
     uint64_t seq_b = 0;
     require(fb.file->cs(fb.ctx, list_b, chunks_b, seq_b), "AMDGPU_CS on B (SYNCOBJ_IN)");
     return seq_b;
 }
 
-std::string dependency(KernelSteps &k, int a, int b, bool &expected_resets) {
+std::string dependency(KernelSteps &k, int a, int b, const DependencyRings &r,
+                       bool &expected_resets) {
     KernelFile &fa = k.file(a);
     KernelFile &fb = k.file(b);
     for (int round = 0; round < kRounds; ++round) {
-        HeldJob held = submit_held_job(k, fa);
+        HeldJob held = submit_held_job(k, fa, r.a);
         volatile uint32_t *release = held.release, *started = held.release + 16;
         const uint64_t seq_a = held.seq;
 
@@ -252,26 +260,27 @@ std::string dependency(KernelSteps &k, int a, int b, bool &expected_resets) {
         if (*started != 1) {
             *release = 1;
             bool busy = false;
-            (void)fa.file->wait_cs(fa.ctx, seq_a, kWaitNs, busy);
+            (void)fa.file->wait_cs(fa.ctx, seq_a, kWaitNs, busy, r.a);
             return fmt::format("the job on device {} did not start within 2 s without a waiter", a);
         }
 
-        const uint64_t seq_b = submit_dependent(k, fa, fb, seq_a);
+        const uint64_t seq_b = submit_dependent(k, fa, fb, r, seq_a);
 
         // While A is held, B must stay pending: watched for kWindow (well
         // inside any machine's job timeout), checking A each time B is seen.
         bool b_busy = true, a_busy = true;
         const auto window = std::chrono::steady_clock::now() + kWindow;
         while (b_busy && a_busy && std::chrono::steady_clock::now() < window) {
-            require(fb.file->wait_cs(fb.ctx, seq_b, 10ull * 1000 * 1000, b_busy), "WAIT_CS on B");
-            require(fa.file->wait_cs(fa.ctx, seq_a, 0, a_busy), "WAIT_CS on A");
+            require(fb.file->wait_cs(fb.ctx, seq_b, 10ull * 1000 * 1000, b_busy, r.b),
+                    "WAIT_CS on B");
+            require(fa.file->wait_cs(fa.ctx, seq_a, 0, a_busy, r.a), "WAIT_CS on A");
         }
         if (!b_busy && a_busy) {
             // Let A go and see it finish: nothing of this instance may still
             // run when its files close (the next instance may share the process).
             *release = 1;
             bool busy = false;
-            (void)fa.file->wait_cs(fa.ctx, seq_a, kWaitNs, busy);
+            (void)fa.file->wait_cs(fa.ctx, seq_a, kWaitNs, busy, r.a);
             return fmt::format("the job on device {} finished while the job on device {} it "
                                "depends on (SYNCOBJ_IN) was still waiting: the dependency was "
                                "not honoured",
@@ -279,9 +288,10 @@ std::string dependency(KernelSteps &k, int a, int b, bool &expected_resets) {
         }
         const bool observed = b_busy && a_busy;
         *release = 1;
-        require(fb.file->wait_cs(fb.ctx, seq_b, kWaitNs, b_busy), "WAIT_CS on B");
-        kmd::Status a_done = fa.file->wait_cs(fa.ctx, seq_a, kWaitNs, a_busy);
-        if (b_busy) return fmt::format("the job on device {} did not finish within 10 s", b);
+        // On one device A and B share a context: if A timed out, the reset
+        // cancelled B (ECANCELED), and the round proves nothing (below).
+        kmd::Status b_done = fb.file->wait_cs(fb.ctx, seq_b, kWaitNs, b_busy, r.b);
+        kmd::Status a_done = fa.file->wait_cs(fa.ctx, seq_a, kWaitNs, a_busy, r.a);
         // Seen held through the window, A may still have timed out between
         // the window's end and the release (a descheduled runner): its
         // context is guilty then (amdgpu_job_timedout), and that round
@@ -294,6 +304,8 @@ std::string dependency(KernelSteps &k, int a, int b, bool &expected_resets) {
             require(fa.file->ctx_alloc(fa.ctx), "AMDGPU_CTX");
             continue;
         }
+        require(b_done, "WAIT_CS on B");
+        if (b_busy) return fmt::format("the job on device {} did not finish within 10 s", b);
         require(a_done, "WAIT_CS on A");
         if (a_busy) return fmt::format("the job on device {} did not finish within 10 s", a);
         if (std::memcmp(held.src_cpu, held.dst_cpu, kHeldBytes) != 0)
@@ -474,7 +486,8 @@ std::string Interpreter::kernel_syncobj(const Step &s) {
 std::string Interpreter::kernel_dependency(const Step &s) {
     KernelSteps k(kernel_state());
     bool resets = false;
-    std::string r = dependency(k, int(num(s, "device", 0)), int(num(s, "peer", 1)), resets);
+    const DependencyRings rings{uint32_t(num(s, "ring", 0)), uint32_t(num(s, "peer_ring", 0))};
+    std::string r = dependency(k, int(num(s, "device", 0)), int(num(s, "peer", 1)), rings, resets);
     if (resets) expected_kernel_events_ |= kExpectReset;
     return r;
 }

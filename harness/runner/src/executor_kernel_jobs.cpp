@@ -333,7 +333,26 @@ std::string free_ctx_waits_for_deps(KernelSteps &k, int a, int b) {
 // with -ETIME (R57: never signalled; R58: no error), its context becomes
 // guilty, and the context's jobs queued behind it end with -ECANCELED
 // without running (R59: they still executed).
-std::string hang(KernelSteps &k, int dev) {
+// After a timeout's reset the device takes work again: a new (innocent)
+// context's job on the same ring runs (amdgpu_device_gpu_recover releases the
+// reset domain, amdgpu_device_unlock_reset_domain; b57c4ec98c17 fixed an
+// error path that kept it held, so the device never ran another job).
+std::string runs_after_reset(KernelSteps &k, KernelFile &f, const Flags &fl, uint32_t ring) {
+    std::vector<uint32_t> after;
+    marker(after, generation(*f.file), fl, kDone, 5);
+    const uint32_t ctx = fresh_ctx(f);
+    const uint64_t seq = submit(k, f, ctx, ring, after, {fl.bo});
+    bool busy = false;
+    kmd::Status st = wait_ring(*f.file, ctx, ring, seq, kLong, busy);
+    if (!st.ok() || busy || fl.cpu[kDone] != 5)
+        return fmt::format(
+            "after the reset a new context's job on SDMA ring {} did not run "
+            "(WAIT_CS: {}): the device takes no more work",
+            ring, st.ok() ? (busy ? "still busy" : "done, marker missing") : st.describe());
+    return {};
+}
+
+std::string hang(KernelSteps &k, int dev, uint32_t ring) {
     KernelFile &f = k.file(dev);
     Flags fl = make_flags(k, f);
     const sdma::Generation g = generation(*f.file);
@@ -341,10 +360,10 @@ std::string hang(KernelSteps &k, int dev) {
     std::vector<uint32_t> stuck, queued;
     held(stuck, g, fl, kStarted, kRelease); // never released
     marker(queued, g, fl, kMarker, 9);
-    const uint64_t s1 = submit(k, f, ctx, 0, stuck, {fl.bo});
-    const uint64_t s2 = submit(k, f, ctx, 0, queued, {fl.bo});
+    const uint64_t s1 = submit(k, f, ctx, ring, stuck, {fl.bo});
+    const uint64_t s2 = submit(k, f, ctx, ring, queued, {fl.bo});
     bool busy = false;
-    kmd::Status st = wait_ring(*f.file, ctx, 0, s1, kLong, busy);
+    kmd::Status st = wait_ring(*f.file, ctx, ring, s1, kLong, busy);
     if (st.ok() && busy)
         return "a job that never finishes was still not ended 20 s later (its fence never "
                "signalled)";
@@ -354,14 +373,14 @@ std::string hang(KernelSteps &k, int dev) {
         return "WAIT_CS on the timed-out job: " + st.describe() + ", expected ETIME";
     if (!(ctx_flags(*f.file, ctx) & AMDGPU_CTX_QUERY2_FLAGS_GUILTY))
         return "the context of the timed-out job is not guilty (QUERY_STATE2)";
-    kmd::Status q = wait_ring(*f.file, ctx, 0, s2, kLong, busy);
+    kmd::Status q = wait_ring(*f.file, ctx, ring, s2, kLong, busy);
     if (q.ok() && busy) return "the job queued behind the timed-out one never ended";
     if (fl.cpu[kMarker] != 0)
         return "the job queued behind the timed-out one ran although the reset cancelled it";
     if (q.ok() || q.err != ECANCELED)
         return "WAIT_CS on the job queued behind the timed-out one: " +
                (q.ok() ? std::string("success") : q.describe()) + ", expected ECANCELED";
-    return {};
+    return runs_after_reset(k, f, fl, ring);
 }
 
 } // namespace
@@ -379,7 +398,7 @@ std::string Interpreter::kernel_jobs(const Step &s) {
         return free_ctx_waits_for_deps(k, dev, int(num(s, "peer", dev)));
     if (check == "hang") {
         expected_kernel_events_ |= kExpectReset;
-        return hang(k, dev);
+        return hang(k, dev, uint32_t(num(s, "ring", 0)));
     }
     return "unknown kernel_jobs check " + check;
 }

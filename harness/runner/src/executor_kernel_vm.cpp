@@ -289,10 +289,31 @@ void gem_va(KernelFile &f, uint32_t bo, uint32_t opcode, uint64_t va, uint64_t o
     require(f.file->gem_va(bo, opcode, va, offset, size, kRw), what);
 }
 
-// op offset: amdgpu_vm_bo_map: the mapping starts offset_in_bo bytes into the BO.
-std::string vm_offset(KernelFile &f, VmOps &vm, bool vram, uint64_t bytes, uint64_t offset) {
+// The BO an op offset maps: made by the VM's own file, or by the owner's file
+// and imported into the VM's through a dma-buf (drm_gem_prime_fd_to_handle:
+// the import shares the exporter's pages, so offset_in_bo counts in them).
+uint32_t offset_bo(KernelSteps &k, KernelFile &f, VmOps &vm, int owner, bool vram, uint64_t bytes) {
+    if (owner < 0) return vm.pattern_bo(vram, bytes, 1);
+    KernelFile &fo = k.file(owner);
+    VmOps vo(k, fo);
+    const uint32_t exported = vo.pattern_bo(vram, bytes, 1);
+    int fd = -1;
+    require(fo.file->prime_export(exported, fd), "PRIME_HANDLE_TO_FD on the owner");
+    uint32_t imported = 0;
+    kmd::Status st = f.file->prime_import(fd, imported);
+    ::close(fd);
+    require(st, "PRIME_FD_TO_HANDLE on the VM's device");
+    return imported;
+}
+
+// op offset: amdgpu_vm_bo_map: the mapping starts offset_in_bo bytes into the
+// BO, here the last `bytes` of a BO of offset + bytes (so the mapping ends at
+// the BO's end); every byte is checked, the first and the last included.
+// `owner` >= 0: the BO is another device's, imported (a peer BO in this VM).
+std::string vm_offset(KernelSteps &k, KernelFile &f, VmOps &vm, int owner, bool vram,
+                      uint64_t bytes, uint64_t offset) {
     if (offset % kPage) return fmt::format("offset {} is not a multiple of 4Ki", offset);
-    const uint32_t bo = vm.pattern_bo(vram, offset + bytes, 1);
+    const uint32_t bo = offset_bo(k, f, vm, owner, vram, offset + bytes);
     vm.prepare_read(bytes);
     const uint64_t va = vm.reserve(bytes, 64 * 1024);
     gem_va(f, bo, AMDGPU_VA_OP_MAP, va, offset, bytes, "GEM_VA(MAP, offset_in_bo)");
@@ -434,7 +455,12 @@ std::string Interpreter::kernel_vm(const Step &s) {
     const bool vram = word(s, "domain", "gtt") == "vram";
     const uint64_t bytes = uint64_t(num(s, "bytes", 64 * 1024));
     if (bytes == 0 || bytes % kPage) return fmt::format("bytes {} is not a multiple of 4Ki", bytes);
-    if (op == "offset") return vm_offset(f, vm, vram, bytes, uint64_t(num(s, "offset", 4096)));
+    if (op == "offset") {
+        // peer: whose BO is mapped; the VM's own device is the same as none.
+        const int peer = int(num(s, "peer", dev));
+        return vm_offset(k, f, vm, peer == dev ? -1 : peer, vram, bytes,
+                         uint64_t(num(s, "offset", 4096)));
+    }
     if (op == "replace" || op == "unmap_map" || op == "clear_map")
         return vm_change(f, vm, op, vram, bytes);
     if (op == "neighbour_map") return vm_neighbour_map(f, vm, vram, bytes);

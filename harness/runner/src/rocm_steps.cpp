@@ -38,6 +38,7 @@ RocmStep rocm_step(StepKind kind) {
     case StepKind::kernel_dmabuf:
     case StepKind::kernel_vm:
     case StepKind::kernel_jobs:
+    case StepKind::kernel_packet:
     case StepKind::kernel_kfd:
         return {A::end, kKernel};
     default:

@@ -129,6 +129,16 @@ nlohmann::json topology_to_json(const Topology &t) {
         }
         j["register_bar"] = rb;
     }
+    if (!t.import_vram.empty()) {
+        nlohmann::json iv = nlohmann::json::array();
+        for (int a = 0; a < t.device_count; ++a) {
+            nlohmann::json row = nlohmann::json::array();
+            for (int b = 0; b < t.device_count; ++b)
+                row.push_back(t.import_stays_in_vram(a, b) ? 1 : 0);
+            iv.push_back(row);
+        }
+        j["import_vram"] = iv;
+    }
     return j;
 }
 
@@ -162,6 +172,13 @@ std::variant<Topology, std::string> topology_from_json(const nlohmann::json &j) 
             for (int a = 0; a < n; ++a)
                 t.sdma_xgmi_engines[static_cast<size_t>(a)] =
                     j.at("sdma_xgmi_engines").at(a).get<int>();
+        if (j.contains("import_vram")) {
+            t.import_vram.assign(static_cast<size_t>(n * n), false);
+            for (int a = 0; a < n; ++a)
+                for (int b = 0; b < n; ++b)
+                    t.import_vram[static_cast<size_t>(a * n + b)] =
+                        j.at("import_vram").at(a).at(b).get<int>() != 0;
+        }
         if (j.contains("register_bar")) {
             t.register_bar.assign(static_cast<size_t>(n * n), false);
             for (int a = 0; a < n; ++a)

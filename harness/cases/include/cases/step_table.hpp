@@ -57,6 +57,7 @@ enum class StepKind {
     kernel_dmabuf,
     kernel_vm,
     kernel_jobs,
+    kernel_packet,
     kernel_kfd,
     provoke,
     memcpy,

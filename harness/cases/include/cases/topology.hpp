@@ -35,6 +35,11 @@ struct Topology {
     // says (harness/manifest/rules.hpp); empty when the topology came from KFD,
     // which publishes no such fact.
     std::vector<bool> register_bar;
+    // [exporter * device_count + importer]: a dma-buf of the exporter's VRAM
+    // imported by the importer stays in VRAM (amdgpu_dma_buf_attach: the same
+    // XGMI hive, or PCIe P2P to a large BAR; harness/manifest/rules.hpp
+    // expected_import_placement). Only a manifest says; empty from KFD.
+    std::vector<bool> import_vram;
     std::string source; // where the facts came from, for reports
 
     static Topology make(int n); // n devices, no links
@@ -46,6 +51,10 @@ struct Topology {
     }
     void set(int a, int b, LinkType t, bool can);
     bool knows_register_bar() const { return !register_bar.empty(); }
+    bool import_stays_in_vram(int exporter, int importer) const {
+        return exporter != importer && !import_vram.empty() &&
+               import_vram[static_cast<size_t>(exporter * device_count + importer)];
+    }
     bool can_map_registers(int a, int b) const {
         return a != b && knows_register_bar() &&
                register_bar[static_cast<size_t>(a * device_count + b)];

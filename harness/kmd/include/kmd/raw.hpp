@@ -57,7 +57,9 @@ class RawFile {
     // DRM_AMDGPU_CS with these chunks (in order) and `bo_list` (0: none).
     Status cs(uint32_t ctx_id, uint32_t bo_list, std::span<const RawChunk> chunks, uint64_t &seq);
     // WAIT_CS with an absolute CLOCK_MONOTONIC timeout; `busy` when not done.
-    Status wait_cs(uint32_t ctx_id, uint64_t seq, uint64_t timeout_ns_rel, bool &busy);
+    // WAIT_CS on SDMA ring `ring` of the context.
+    Status wait_cs(uint32_t ctx_id, uint64_t seq, uint64_t timeout_ns_rel, bool &busy,
+                   uint32_t ring = 0);
     // WAIT_FENCES over (ctx, seq) pairs of this file on SDMA ring 0.
     Status wait_fences(std::span<const std::pair<uint32_t, uint64_t>> fences, bool wait_all,
                        uint64_t timeout_ns_rel, bool &busy, uint32_t &first_signaled);
@@ -68,7 +70,7 @@ class RawFile {
     Status syncobj_to_fd(uint32_t handle, int &fd);
     Status syncobj_from_fd(int fd, uint32_t &handle);
     // AMDGPU_FENCE_TO_HANDLE (GET_SYNCOBJ): a syncobj holding the job's fence.
-    Status fence_to_syncobj(uint32_t ctx_id, uint64_t seq, uint32_t &handle);
+    Status fence_to_syncobj(uint32_t ctx_id, uint64_t seq, uint32_t &handle, uint32_t ring = 0);
     Status prime_export(uint32_t handle, int &dmabuf_fd);
     Status prime_import(int dmabuf_fd, uint32_t &handle);
     Status memory(FdMemory &out) const;
@@ -81,9 +83,9 @@ class RawFile {
     Status ioctl(unsigned long request, void *arg, const char *call);
 };
 
-// The CS chunks of a job: one IB chunk for SDMA ring 0 (`ib_bytes` long, at
-// `ib_va`), plus extra chunks as given.
-RawChunk ib_chunk(uint64_t ib_va, uint32_t ib_bytes);
+// The CS chunks of a job: one IB chunk for SDMA ring `ring` (`ib_bytes` long,
+// at `ib_va`), plus extra chunks as given.
+RawChunk ib_chunk(uint64_t ib_va, uint32_t ib_bytes, uint32_t ring = 0);
 RawChunk syncobj_in_chunk(uint32_t handle);
 
 } // namespace kmd
