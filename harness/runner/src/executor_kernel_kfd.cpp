@@ -120,10 +120,12 @@ std::string Interpreter::kernel_kfd(const Step &s) {
     if (bytes == 0 || bytes % kKfdPage)
         return fmt::format("bytes {} is not a multiple of 4Ki", bytes);
 
-    // The topology is read before the session opens (harness/kfd/README.md).
+    // The topology is read before the session opens (harness/kfd/README.md),
+    // but the session is declared first: the queues and memory below are
+    // released while it is still open, never after hsaKmtCloseKFD.
+    std::unique_ptr<kfd::Session> session;
     KfdGpu own = find_gpu(k, owner);
     KfdGpu peer = find_gpu(k, mapper);
-    std::unique_ptr<kfd::Session> session;
     require(kfd::Session::open(session), "hsaKmtOpenKFD");
     create_queue(own, owner);
     create_queue(peer, mapper);
