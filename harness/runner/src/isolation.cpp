@@ -1,5 +1,7 @@
 #include "runner/isolation.hpp"
 
+#include "crash_trace.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -62,6 +64,7 @@ bool enter_isolated_child(int parent) {
     if (getppid() != parent) return false;
     for (int sig : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM, SIGINT, SIGPIPE})
         std::signal(sig, SIG_DFL);
+    detail::install_crash_trace();
     // An instance allocates host buffers as large as its GPU buffers (the
     // expected bytes, the read-back) and frees them at its end. glibc would
     // mmap each one above 32 MiB and unmap it on free, so the next instance

@@ -188,6 +188,12 @@ TEST_CASE("a batch restarts after its culprit: every instance starts and ends on
     CHECK(recs.at("selftest/abort").reason == "killed by SIGABRT");
     CHECK(recs.at("selftest/hang").reason.find("per-instance timeout") != std::string::npos);
     CHECK(recs.at("selftest/pass-b").status == Status::pass);
+    // The crashed instance's log holds the stack it died with (crash_trace.cpp).
+    const std::string crash_log = recs.at("selftest/crash").log;
+    REQUIRE_FALSE(crash_log.empty());
+    const std::string trace = read_text(results / crash_log);
+    CHECK(trace.find("fatal signal SEGV") != std::string::npos);
+    CHECK(std::count(trace.begin(), trace.end(), '\n') >= 4); // the line and its frames
 }
 
 TEST_CASE("--max-failures ends the run while an instance waits for a slot", "[max-failures]") {
@@ -248,7 +254,10 @@ TEST_CASE("what an instance prints is in its own log, and a quiet instance has n
         return {std::istreambuf_iterator<char>(in), {}};
     };
     CHECK(log_of("output/prints-and-fails") == "selftest: failing on purpose\n");
-    CHECK(log_of("output/crash") == "selftest: crash on purpose\n");
+    // What the instance printed, then the stack it died with (crash_trace.cpp).
+    CHECK(log_of("output/crash")
+              .rfind("selftest: crash on purpose\npeer-harness: fatal signal SEGV at address ",
+                     0) == 0);
     CHECK(log_of("output/hang") == "selftest: hang on purpose\n");
     for (const char *quiet :
          {"output/quiet-a", "output/quiet-b", "output/quiet-c", "output/quiet-d"}) {

@@ -60,7 +60,8 @@ class IsolatedChild {
 
 // Shared by IsolatedChild and BatchChild (batch.hpp), in the child right after
 // fork: own process group, killed with the runner, default signal
-// dispositions. False when the parent is already gone.
+// dispositions but a stack trace in the log before a fatal signal kills it
+// (crash_trace.hpp). False when the parent is already gone.
 bool enter_isolated_child(int parent_pid);
 // What a child that ended without a result did: timed_out when the kill
 // policy signalled it, else crashed with its signal or exit code.
