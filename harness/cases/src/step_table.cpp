@@ -16,6 +16,7 @@ constexpr const char *kSelftest[] = {"pass",  "fail",          "crash",         
 constexpr const char *kOutcomes[] = {"hang", "vm_fault"};
 constexpr const char *kPatterns[] = {"lfsr", "index"};
 constexpr const char *kPaths[] = {"expected", "direct", "staged", "same_device"};
+constexpr const char *kStaging[] = {"poisoned", "as_left"};
 constexpr const char *kKinds[] = {"host_to_host",     "host_to_device", "device_to_host",
                                   "device_to_device", "default",        "invalid"};
 constexpr const char *kStreams[] = {"null", "created", "destroyed"};
@@ -268,6 +269,12 @@ constexpr ArgSpec kMemcpyPeer[] = {
      "expected (the path harness/peer/CONTRACT.md section 2 prescribes), direct, staged or "
      "same_device",
      kPaths},
+    {"staging", ArgKind::word, false,
+     "poisoned (default: the staging and bounce buffers are filled with a poison byte first, so a "
+     "second leg that ran before its first leg wrote cannot pass on an earlier copy's bytes) or "
+     "as_left (kept as the last copy left them: the check that the poison is what catches such "
+     "a leg)",
+     kStaging},
 };
 constexpr ArgSpec kMemcpy[] = {
     {"dst", ArgKind::pointer, true, "null, host, BUFFER or {buffer: BUFFER, offset: EXPR}"},
