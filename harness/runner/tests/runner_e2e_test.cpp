@@ -485,7 +485,7 @@ TEST_CASE("every kind of check fails when the expectation is wrong", "[sim]") {
 TEST_CASE("the default suite's verdicts are the same in batches and one process each",
           "[sim-suite]") {
     TempDir d;
-    std::map<std::string, std::string> verdicts[2];
+    std::map<std::string, std::string> verdicts[2], logs[2];
     const std::string modes[2] = {"process", "batch"};
     for (int m = 0; m < 2; ++m) {
         fs::path results = d.path / modes[m];
@@ -500,12 +500,18 @@ TEST_CASE("the default suite's verdicts are the same in batches and one process 
             for (const auto &f : rec.failures)
                 v += " | " + f.message;
             verdicts[m][rec.name] = v;
+            // The temporary directory goes with the test: a crash's stack
+            // (crash_trace.cpp) is kept in the report instead.
+            if (rec.status == Status::crash && !rec.log.empty())
+                logs[m][rec.name] = read_text(results / rec.log);
         }
     }
     REQUIRE(verdicts[0].size() > 100); // the suite ran, not an empty selection
     CHECK(verdicts[0].size() == verdicts[1].size());
     for (const auto &[name, v] : verdicts[0]) {
         INFO(name);
+        INFO("process log: " << logs[0][name]);
+        INFO("batch log: " << logs[1][name]);
         CHECK(verdicts[1][name] == v);
     }
 }
