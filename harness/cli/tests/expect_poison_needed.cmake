@@ -7,6 +7,7 @@
 # freed buffers of its own instance while the next instance's jobs queue
 # behind it on the same ring (a failure of that instance, not of the poison).
 # Usage: cmake -DSIM= -DHARNESS= -DFAULTS= -DCASES= -DRESULTS= -P expect_poison_needed.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/no_crash.cmake)
 file(REMOVE_RECURSE ${RESULTS})
 execute_process(COMMAND ${SIM} --machine mixed-4 --faults ${FAULTS} -- ${HARNESS} run
                         --cases ${CASES} --jobs 2 --isolation process --results ${RESULTS}
@@ -18,14 +19,7 @@ file(STRINGS ${RESULTS}/results.jsonl ends REGEX "\"event\":\"end\"")
 set(poisoned 0)
 set(as_left 0)
 foreach(line ${ends})
-  if(line MATCHES "\"status\":\"(crash|timeout)\"")
-    # The instance's log holds the stack of a crash (harness/runner/src/crash_trace.cpp).
-    set(log "")
-    if(line MATCHES "\"log\":\"([^\"]*)\"")
-      file(READ ${RESULTS}/${CMAKE_MATCH_1} log)
-    endif()
-    message(FATAL_ERROR "a crash or timeout is not a detection: ${line}\n${log}")
-  endif()
+  fail_on_crash_or_timeout("${line}" ${RESULTS})
   if(line MATCHES "\"staging\":\"poisoned\"")
     if(NOT line MATCHES "\"status\":\"(dmesg-)?fail\"")
       message(FATAL_ERROR "a poisoned staged copy after an early hand-off did not fail: ${line}")
