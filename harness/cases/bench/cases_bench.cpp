@@ -14,14 +14,6 @@ using namespace harness::cases;
 
 namespace {
 
-Topology hive(int n) {
-    Topology t = Topology::make(n);
-    for (int a = 0; a < n; ++a)
-        for (int b = 0; b < n; ++b)
-            if (a != b) t.set(a, b, LinkType::xgmi, true);
-    return t;
-}
-
 void BM_LoadDefaultSuite(benchmark::State &state) {
     for (auto _ : state) {
         LoadResult r = load_paths({DEFAULT_SUITE});
@@ -32,7 +24,7 @@ BENCHMARK(BM_LoadDefaultSuite)->Unit(benchmark::kMillisecond);
 
 void BM_ExpandDefaultSuiteQuick(benchmark::State &state) {
     LoadResult r = load_paths({DEFAULT_SUITE});
-    Topology t = hive(static_cast<int>(state.range(0)));
+    Topology t = Topology::xgmi_hive(static_cast<int>(state.range(0)));
     size_t n = 0;
     for (auto _ : state) {
         Expansion e = expand(r.suites, t, {Depth::quick, 1});

@@ -31,6 +31,14 @@ Topology Topology::make(int n) {
     return t;
 }
 
+Topology Topology::xgmi_hive(int n) {
+    Topology t = make(n);
+    for (int a = 0; a < n; ++a)
+        for (int b = 0; b < n; ++b)
+            if (a != b) t.set(a, b, LinkType::xgmi, true);
+    return t;
+}
+
 void Topology::set(int a, int b, LinkType t, bool can) {
     link[static_cast<size_t>(a * device_count + b)] = t;
     direct[static_cast<size_t>(a * device_count + b)] = can;

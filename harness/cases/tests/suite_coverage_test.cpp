@@ -16,15 +16,6 @@ using namespace harness::cases;
 
 namespace {
 
-// n GPUs in one XGMI hive (mi300x-8 for n = 8).
-Topology hive(int n) {
-    Topology t = Topology::make(n);
-    for (int a = 0; a < n; ++a)
-        for (int b = 0; b < n; ++b)
-            if (a != b) t.set(a, b, LinkType::xgmi, true);
-    return t;
-}
-
 // mixed-4's shape: one XGMI pair, a large-BAR PCIe peer, a GPU nobody reaches.
 Topology mixed4() {
     Topology t = Topology::make(4);
@@ -75,14 +66,14 @@ void require_every_combination(const Topology &t) {
 
 TEST_CASE("quick depth draws a misaligned near-4 MiB peer copy per size and path on mi300x-8",
           "[suite-coverage]") {
-    require_every_combination(hive(8));
+    require_every_combination(Topology::xgmi_hive(8));
 }
 
 TEST_CASE("quick depth draws a misaligned near-4 MiB peer copy on every GPU count",
           "[suite-coverage]") {
     for (int n = 2; n <= 8; ++n) {
         INFO(n << " GPUs in one hive");
-        require_every_combination(hive(n));
+        require_every_combination(Topology::xgmi_hive(n));
     }
     INFO("mixed-4's shape");
     require_every_combination(mixed4());

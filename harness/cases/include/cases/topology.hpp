@@ -43,6 +43,9 @@ struct Topology {
     std::string source; // where the facts came from, for reports
 
     static Topology make(int n); // n devices, no links
+    // n devices in one XGMI hive, every ordered pair direct (mi300x-8's shape
+    // for n = 8): what tests and benchmarks size the suite's expansion with.
+    static Topology xgmi_hive(int n);
     LinkType link_type(int a, int b) const {
         return link[static_cast<size_t>(a * device_count + b)];
     }
